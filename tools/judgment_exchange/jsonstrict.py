@@ -1,0 +1,200 @@
+"""Strict JSON reading (dialect §1) with the byte bounds of dialect §12 measured before parsing.
+
+A document is exactly one JSON value with only whitespace around it; no member name twice in one
+object, at any depth; every string well-formed Unicode (a lone surrogate, raw or escaped, is
+refused); NaN and Infinity refused; every number kept as its literal (`Number`), never a binary
+float. The bounds — the document's size, its nesting (§12: the root at zero, each object and array
+one level), each number literal's characters and its exponent's magnitude — are taken on the bytes
+before any parser runs, so a 100,000-deep array is a refusal and never a RecursionError.
+
+Values: dict (members in document order), list, str, `Number`, True, False, None.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MAX_SAFE = 2**53 - 1
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+
+OVER_BOUND = "over-bound"
+MALFORMED = "malformed"
+
+
+class Number:
+    """A JSON number read as its literal, its characters kept (dialect §1)."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    @property
+    def is_integer(self) -> bool:
+        """An integer in §1's sense: no fraction or exponent, magnitude at most 2^53−1."""
+        return _INTEGER.fullmatch(self.literal) is not None and abs(int(self.literal)) <= MAX_SAFE
+
+    def __int__(self) -> int:
+        if not self.is_integer:
+            raise ValueError(f"{self.literal} is not an integer")
+        return int(self.literal)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Number) and other.literal == self.literal
+
+    def __hash__(self) -> int:
+        return hash(("Number", self.literal))
+
+    def __repr__(self) -> str:
+        return f"Number({self.literal!r})"
+
+
+def integer(value: Any) -> int | None:
+    """The value as a Python int when it is a JSON integer (§1), else None (booleans are not)."""
+    if isinstance(value, Number) and value.is_integer:
+        return int(value.literal)
+    return None
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Byte-measured bounds of dialect §12, checked before parsing."""
+
+    max_bytes: int
+    max_depth: int = 64
+    max_number_chars: int = 128
+    max_exponent: int = 308
+
+
+class JsonRefusal(Exception):
+    """A document not read: `kind` is OVER_BOUND (a §12 bound) or MALFORMED (§1's reading)."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|[0-9+\-.eE]+', re.DOTALL)
+_EXPONENT = re.compile(rb"[eE][+-]?([0-9]+)")
+
+
+def measure(data: bytes, bounds: Bounds) -> None:
+    """Hold the bytes to the §12 bounds measured on bytes; raise JsonRefusal(OVER_BOUND)."""
+    if len(data) > bounds.max_bytes:
+        raise JsonRefusal(OVER_BOUND, f"{len(data)} bytes, over the bound of {bounds.max_bytes}")
+    depth = 0
+    for match in _TOKENS.finditer(data):
+        token = match.group()
+        first = token[0]
+        if first == 0x22:  # a string: skipped
+            continue
+        if first in (0x5B, 0x7B):
+            depth += 1
+            if depth > bounds.max_depth:
+                raise JsonRefusal(OVER_BOUND, f"nesting deeper than {bounds.max_depth} levels")
+        elif first in (0x5D, 0x7D):
+            depth -= 1
+        else:
+            if len(token) > bounds.max_number_chars:
+                raise JsonRefusal(
+                    OVER_BOUND, f"a number literal of {len(token)} characters, over {bounds.max_number_chars}"
+                )
+            exp = _EXPONENT.search(token)
+            if exp and int(exp.group(1)) > bounds.max_exponent:
+                raise JsonRefusal(OVER_BOUND, f"an exponent of magnitude over {bounds.max_exponent}")
+
+
+def _constant(name: str) -> Any:
+    raise JsonRefusal(MALFORMED, f"{name} is not JSON")
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise JsonRefusal(MALFORMED, f"the member name {key!r} is given twice in one object")
+        out[key] = value
+    return out
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs,
+    parse_float=Number,
+    parse_int=Number,
+    parse_constant=_constant,
+    strict=True,
+)
+
+
+def _well_formed(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_strings(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not _well_formed(item):
+                raise JsonRefusal(MALFORMED, "a string holds a lone surrogate")
+        elif isinstance(item, dict):
+            for key, member in item.items():
+                if not _well_formed(key):
+                    raise JsonRefusal(MALFORMED, "a member name holds a lone surrogate")
+                stack.append(member)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def parse(data: bytes) -> Any:
+    """Read already-measured bytes as exactly one strict JSON value (§1); raise JsonRefusal."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JsonRefusal(MALFORMED, f"not UTF-8 at byte {exc.start}") from None
+    try:
+        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+    except JsonRefusal:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonRefusal(MALFORMED, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:  # unreachable after measure(); kept so no input can raise it
+        raise JsonRefusal(OVER_BOUND, "nesting too deep") from None
+    if _skip_ws(text, end) != len(text):
+        raise JsonRefusal(MALFORMED, "more than one JSON value, or text after the value")
+    _check_strings(value)
+    return value
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    n = len(text)
+    while pos < n and text[pos] in " \t\n\r":
+        pos += 1
+    return pos
+
+
+def loads(data: bytes, bounds: Bounds) -> Any:
+    """Measure, then read: the whole of §1's reading under §12's byte bounds."""
+    measure(data, bounds)
+    return parse(data)
+
+
+def depth(value: Any) -> int:
+    """Nesting as §12 counts it: the root at zero, each object and array one level."""
+    best = 0
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            level += 1
+            best = max(best, level)
+            stack.extend((v, level) for v in (item.values() if isinstance(item, dict) else item))
+    return best

@@ -1,0 +1,3 @@
+"""Refusal and finding codes of this package, each with the section that defines it."""
+
+CODES: dict[str, str] = {}

@@ -1,0 +1,1 @@
+"""The preparation verifier (dialect §§5–11). STUB: being written."""
