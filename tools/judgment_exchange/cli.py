@@ -1,8 +1,248 @@
-"""The `exchange` command (shared/design/interfaces.md). STUB: being written."""
+"""The `exchange` command (shared/design/interfaces.md): text for people, one JSON object for machines.
 
+Exit statuses follow the organisation's runtime: 0 pass, 1 refusal, 3 bad invocation, 4 I/O failure
+(`exchange verify` keeps dialect §11's 0/1/2/3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
 import sys
+from typing import Sequence
+
+from .refusal import Report
+
+PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 
 
-def main(argv=None) -> int:
-    print("exchange: not yet built", file=sys.stderr)
-    return 3
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # bad invocation is exit 3, never argparse's 2
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        raise SystemExit(USAGE)
+
+
+def find_catalog(start: str | None = None) -> str:
+    """The nearest directory at or above `start` (the working directory) holding manifest.json."""
+    here = os.path.abspath(start or os.getcwd())
+    probe = here
+    while True:
+        if os.path.isfile(os.path.join(probe, "manifest.json")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return here
+        probe = parent
+
+
+def _print_text(report: Report, catalog: str) -> None:
+    out = sys.stdout
+    print(f"exchange check: {catalog}", file=out)
+    print(f"entries: {report.entries} checked", file=out)
+    for r in report.refusals:
+        where = " ".join(x for x in (r.entry or "", r.path or "") if x)
+        print(f"refused {r.code}: {where}: {r.detail}", file=out)
+    for s in report.skipped:
+        print(f"skipped {s.entry} fixture {s.fixture}: {s.reason} (held by its digests only)", file=out)
+    print(f"replayed: {report.replayed} fixture(s) recomputed with agreement", file=out)
+    print(f"history: {report.history}", file=out)
+    verdict = "pass" if report.passed else f"fail ({len(report.refusals)} refusal(s))"
+    print(f"result: {verdict}", file=out)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+    from .tree import WorkingTree
+
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    if not os.path.isdir(catalog):
+        print(f"exchange check: {catalog}: no such directory", file=sys.stderr)
+        return IO
+    options = GateOptions(entries=args.entry or [], history=not args.no_history, base=args.base,
+                          release_tag=args.release_tag, repository=catalog)
+    try:
+        report = check_catalog(WorkingTree(catalog), options)
+    except CatalogUnreadable as exc:
+        print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
+        return IO
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
+    else:
+        _print_text(report, catalog)
+    return PASS if report.passed else REFUSED
+
+
+def cmd_manifest(args: argparse.Namespace) -> int:
+    from .catalog.gate import entry_directories
+    from .catalog.directory import check_entry_directory
+    from .catalog.manifest import compute_row, write_manifest
+    from .tree import TreeError, WorkingTree
+
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    tree = WorkingTree(catalog)
+    try:
+        paths, _ = entry_directories(tree)
+        checks = [check_entry_directory(tree, p) for p in paths]
+    except TreeError as exc:
+        print(f"exchange manifest: {exc}", file=sys.stderr)
+        return IO
+    unreadable = [c for c in checks if c.kind is None or "entry.json" not in c.stored]
+    for c in unreadable:
+        print(f"exchange manifest: {c.path}/entry.json has no readable kind; fix the entry first", file=sys.stderr)
+    if unreadable:
+        return REFUSED
+    data = write_manifest([compute_row(c) for c in checks])
+    path = os.path.join(catalog, "manifest.json")
+    try:
+        with open(path, "rb") as fh:
+            current = fh.read()
+    except OSError:
+        current = b""
+    if args.write:
+        if current != data:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        print(f"manifest.json: {len(checks)} row(s) written")
+        return PASS
+    if current == data:
+        print(f"manifest.json: up to date ({len(checks)} row(s))")
+        return PASS
+    import difflib
+
+    sys.stdout.writelines(difflib.unified_diff(current.decode("utf-8", "replace").splitlines(True),
+                                               data.decode("utf-8").splitlines(True),
+                                               "manifest.json", "manifest.json (computed)"))
+    print("manifest.json differs from the entries; run exchange manifest --write", file=sys.stderr)
+    return REFUSED
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    from .canon import CanonError, canonical_digest, digest
+    from .jsonstrict import Bounds, JsonRefusal, loads
+
+    try:
+        with open(args.file, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        print(f"exchange digest: {args.file}: {exc.strerror}", file=sys.stderr)
+        return IO
+    if not args.canonical:
+        print(digest(data))
+        return PASS
+    try:
+        print(canonical_digest(loads(data, Bounds(max_bytes=8 * 1024 * 1024))))
+    except (JsonRefusal, CanonError) as exc:
+        print(f"exchange digest: {args.file}: no canonical form: {exc}", file=sys.stderr)
+        return REFUSED
+    return PASS
+
+
+def cmd_form(args: argparse.Namespace) -> int:
+    from .dialect import check_binding, check_form
+
+    def emit(obj: dict) -> None:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+    try:
+        with open(args.dialect, "rb") as fh:
+            data = fh.read(131_072 + 1)
+        binding = None
+        if args.binding:
+            with open(args.binding, "rb") as fh:
+                binding = fh.read(65_536 + 1)
+    except OSError as exc:
+        print(f"exchange form: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return IO
+    result = check_form(data)
+    if result.refusal:
+        emit({"result": "refusal", "refusal": result.refusal, "detail": result.detail})
+        return REFUSED
+    out = {"result": "valid", "digest": result.digest}
+    if binding is not None:
+        bound = check_binding(binding, result.document, result.digest)
+        if bound.refusal:
+            emit({"result": "refusal", "refusal": bound.refusal, "detail": bound.detail})
+            return REFUSED
+        out["boundDigest"] = bound.bound_digest
+    emit(out)
+    return PASS
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .catalog.scaffold import scaffold
+
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    try:
+        written = scaffold(catalog, args.id, args.kind, args.direction)
+    except ValueError as exc:
+        print(f"exchange new: {exc}", file=sys.stderr)
+        return USAGE
+    except OSError as exc:
+        print(f"exchange new: {exc}", file=sys.stderr)
+        return IO
+    for path in written:
+        print(f"wrote {path}")
+    print("next: write dialect.json, record fixtures, then exchange manifest --write && exchange check")
+    return PASS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="exchange", description="The Judgment Exchange catalog's gate and tools (RFC 0019).")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
+
+    check = sub.add_parser("check", help="the gate: every check of RFC 0019 §4 on a catalog")
+    check.add_argument("--catalog", help="the catalog's directory (default: the repository holding manifest.json)")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--entry", action="append", metavar="ID", help="check only this entry (repeatable)")
+    check.add_argument("--no-history", action="store_true", help="skip the git history checks (reported)")
+    check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous")
+    check.add_argument("--release-tag", metavar="TAG", help="the release being made: lower tags are previous")
+    check.set_defaults(run=cmd_check)
+
+    manifest = sub.add_parser("manifest", help="compute manifest.json from the entries")
+    group = manifest.add_mutually_exclusive_group()
+    group.add_argument("--write", action="store_true", help="write manifest.json")
+    group.add_argument("--check", action="store_true", help="show the difference (the default)")
+    manifest.add_argument("--catalog")
+    manifest.set_defaults(run=cmd_manifest)
+
+    dig = sub.add_parser("digest", help="sha256: over a file's stored bytes, or over its canonical bytes")
+    dig.add_argument("file")
+    dig.add_argument("--canonical", action="store_true")
+    dig.set_defaults(run=cmd_digest)
+
+    form = sub.add_parser("form", help="the dialect document form check alone (RFC 0019 §4)")
+    form.add_argument("dialect")
+    form.add_argument("--binding")
+    form.set_defaults(run=cmd_form)
+
+    new = sub.add_parser("new", help="scaffold an entry directory")
+    new.add_argument("id", metavar="PUBLISHER.NAME")
+    new.add_argument("--kind", choices=("dialect", "preset"), required=True)
+    new.add_argument("--direction", choices=("input", "output", "both"), default="input")
+    new.add_argument("--catalog")
+    new.set_defaults(run=cmd_new)
+
+    verify = sub.add_parser("verify", help="the preparation verifier (dialect §11)", add_help=False)
+    verify.add_argument("rest", nargs=argparse.REMAINDER)
+    verify.set_defaults(run=None)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["verify"]:
+        from .verifier.program import main as verify_main
+
+        return verify_main(argv[1:])
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

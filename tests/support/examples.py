@@ -1,0 +1,185 @@
+"""Example kind-dialect entries (tests/examples/), kept out of the manifest, built with the test gateway.
+
+`python -m tests.support.examples` rewrites tests/examples/; tests/verifier/test_examples.py holds
+the committed bytes to what this builds and replays every fixture. The preparations are this
+package's own (recorder.py): the examples show self-consistency and give the gate something to
+replay, not independent evidence. No research example: this verifier does not read research.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from judgment_exchange.canon import canon, canonical_digest
+
+from .gateway import Gateway
+from .recorder import record, write_fixture
+
+ROOT = Path(__file__).resolve().parents[1] / "examples"
+AT = "2026-10-01T12:00:00Z"
+ASSERTION = (
+    "The author asserts that these rules derive these facts and this evidence-availability from records of "
+    "that shape, or these arguments from that disposition, and asserts nothing about any record's truth."
+)
+
+
+def _always(reason: str, evidence: dict | None = None, status: str = "unknown") -> dict:
+    return {"when": {"op": "always"}, "claim": {"facts": [], "evidence": evidence or {}, "acquisitionStatus": status},
+            "reason": reason}
+
+
+def mcp_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+    """Version 2, two operations over mcp: a rule, then a copy whose parameter comes from the first."""
+    profile = gateway.profile("vendors", tools=["approvals", "lookup"])
+    digest = canonical_digest(profile)
+    dialect = {
+        "version": 2,
+        "case": {"parameters": {"vendorId": {"pointer": "/vendorId", "type": "integer"}},
+                 "facts": [{"target": "/case/requestor", "source": "/requestor"}], "evidence": []},
+        "sources": [
+            {"name": "vendor", "kind": "operation", "profile": "vendors", "profileDigest": digest, "maxAge": 300,
+             "arguments": {"tool": "lookup", "arguments": {"id": {"$param": "vendorId"}}},
+             "read": {"rule": {"ruleVersion": "1", "parameters": {"vendorId": "integer", "runAt": "timestamp"},
+                               "clauses": [
+                                   {"when": {"op": "all", "of": [
+                                       {"op": "equalsParam", "field": "/id", "param": "vendorId"},
+                                       {"op": "exists", "field": "/approver"}]},
+                                    "claim": {"facts": [{"pointer": "/vendor/approver", "from": "/approver"},
+                                                        {"pointer": "/vendor/tier", "from": "/tier"}],
+                                              "evidence": {"vendor-record": "present"},
+                                              "acquisitionStatus": "resolved"},
+                                    "reason": "matched"},
+                                   _always("no-match", {"vendor-record": "unknown"})]}}},
+            {"name": "approval", "kind": "operation", "profile": "vendors", "profileDigest": digest, "maxAge": 300,
+             "parameters": {"approver": {"from": "vendor", "pointer": "/vendor/approver", "type": "string"}},
+             "arguments": {"tool": "approvals", "arguments": {"approver": {"$param": "approver"},
+                                                               "note": {"$text": "vendor {{vendorId}}"}}},
+             "read": {"copy": {"facts": [{"target": "/approval", "source": "/decision"}],
+                               "evidence": [{"requirement": "approval-record", "source": "/availability"}]}}},
+        ],
+        "provider": "", "facts": None, "evidence": None,
+    }
+    fixtures = []
+    for name, case, vendor, approval in (
+        ("approved", {"vendorId": 7, "requestor": "ops-team"},
+         {"id": 7, "approver": "dana", "tier": 2}, {"decision": "approved", "availability": "present"}),
+        ("unmatched", {"vendorId": 8, "requestor": "ops-team"}, {"id": 9}, None),
+    ):
+        gw = Gateway(seed=gateway.seed)
+        acquisitions = {"vendor": gw.acquire(profile, {"arguments": {"id": case["vendorId"]}, "tool": "lookup"},
+                                             vendor, AT)}
+        if approval is not None:
+            request = {"tool": "approvals", "arguments": {"approver": vendor["approver"],
+                                                          "note": f"vendor {case['vendorId']}"}}
+            acquisitions["approval"] = gw.acquire(profile, request, approval, AT)
+        fixtures.append((name, record(dialect, case, acquisitions, [profile], AT)))
+    return dialect, fixtures
+
+
+def calculator_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+    """Version 2, a calculator's operation (§7): its inputs echoed, its table reported."""
+    profile = gateway.profile("fx", tools=["convert"], calculator={"name": "fx-convert", "version": "2.1.0"})
+    dialect = {
+        "version": 2,
+        "case": {"parameters": {"amount": {"pointer": "/amount", "type": "integer"},
+                                "currency": {"pointer": "/currency", "type": "string"}},
+                 "facts": [], "evidence": []},
+        "sources": [
+            {"name": "exposure", "kind": "operation", "profile": "fx", "profileDigest": canonical_digest(profile),
+             "maxAge": 300,
+             "arguments": {"tool": "convert", "arguments": {"amount": {"$param": "amount"},
+                                                            "currency": {"$param": "currency"}}},
+             "calculation": {"inputs": {"amount": "amount", "currency": "currency"}, "tables": {"rates": 86400}},
+             "read": {"rule": {"ruleVersion": "1", "parameters": {"amount": "integer"}, "clauses": [
+                 {"when": {"op": "all", "of": [{"op": "equalsParam", "field": "/calculation/inputs/amount",
+                                                "param": "amount"},
+                                               {"op": "exists", "field": "/result/amountEur"}]},
+                  "claim": {"facts": [{"pointer": "/exposure/eur", "from": "/result/amountEur"}],
+                            "evidence": {"exposure-calculation": "present"}, "acquisitionStatus": "resolved"},
+                  "reason": "converted"},
+                 _always("no-result", {"exposure-calculation": "unknown"})]}}},
+        ],
+        "provider": "", "facts": None, "evidence": None,
+    }
+    fixtures = []
+    for name, status, extra in (("computed", "computed", {"result": {"amountEur": 1104}}),
+                                ("cannot-compute", "cannot-compute", {})):
+        case = {"amount": 1200, "currency": "USD"}
+        answer = {"calculation": {"calculator": {"name": "fx-convert", "version": "2.1.0"}, "status": status,
+                                  "inputs": {"amount": 1200, "currency": "USD"},
+                                  "asOf": {"rates": "2026-10-01T06:00:00Z"}}, **extra}
+        gw = Gateway(seed=gateway.seed)
+        request = {"tool": "convert", "arguments": {"amount": 1200, "currency": "USD"}}
+        fixtures.append((name, record(dialect, case, {"exposure": gw.acquire(profile, request, answer, AT)},
+                                      [profile], AT)))
+    return dialect, fixtures
+
+
+def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+    """Version 3, an unbound operation over http (§4.4), bound by each fixture's binding.json."""
+    profile = gateway.profile("tracker", shape="http", adapter="adapter-http", endpoint="https://tracker.example.org/",
+                              source="tracker/live")
+    dialect = {
+        "version": 3,
+        "case": {"parameters": {"ticket": {"pointer": "/ticket", "type": "string"}}, "facts": [], "evidence": []},
+        "sources": [
+            {"name": "ticket", "kind": "operation", "platform": "tracker", "operation": "get-ticket",
+             "shape": "http", "record": "adapter-http", "maxAge": 600,
+             "arguments": {"method": "GET", "path": "/api/tickets", "query": {"id": {"$param": "ticket"}}},
+             "read": {"unwrap": ["/body"],
+                      "copy": {"facts": [{"target": "/ticket/status", "source": "/status"}],
+                               "evidence": [{"requirement": "ticket-record", "source": "/availability"}]}}},
+        ],
+    }
+    binding = {"dialect": canonical_digest(dialect),
+               "sources": {"ticket": {"profile": "tracker", "profileDigest": canonical_digest(profile)}}}
+    case = {"ticket": "T-1042"}
+    request = {"method": "GET", "path": "/api/tickets", "query": {"id": "T-1042"}}
+    result = {"status": 200, "body": json.dumps({"status": "open", "availability": "present"})}
+    acquisitions = {"ticket": Gateway(seed=gateway.seed).acquire(profile, request, result, AT)}
+    return dialect, [("open", record(dialect, case, acquisitions, [profile], AT, binding))]
+
+
+EXAMPLES = {
+    "examples.mcp-v2": (mcp_v2, 2),
+    "examples.calculator-v2": (calculator_v2, 2),
+    "examples.http-unbound-v3": (http_unbound_v3, 3),
+}
+
+
+def _pretty(value: Any) -> bytes:
+    return (json.dumps(json.loads(canon(value)), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def build(root: Path = ROOT) -> list[Path]:
+    """Write every example entry under root; the entry directories."""
+    gateway = Gateway()
+    written = []
+    for entry_id, (make, version) in EXAMPLES.items():
+        dialect, fixtures = make(gateway)
+        path = root / entry_id.split(".", 1)[1]
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir(parents=True)
+        (path / "dialect.json").write_bytes(_pretty(dialect))
+        rows = []
+        for name, files in fixtures:
+            rows.append({"name": name, "path": f"fixtures/{name}",
+                         "preparationDigest": write_fixture(path / "fixtures" / name, files)})
+        entry = {"entryVersion": 3, "kind": "dialect", "id": entry_id, "title": f"Example {entry_id}",
+                 "direction": "input", "pack": {"id": "https://packs.example.org/example", "versions": "0.1.0"},
+                 "dialect": {"path": "dialect.json", "dialectVersion": version, "digest": canonical_digest(dialect)},
+                 "requires": {}, "sourceKinds": ["operation"], "licence": "Apache-2.0", "author": "example-publisher",
+                 "assertion": ASSERTION, "fixtures": rows, "verification": []}
+        (path / "entry.json").write_bytes(_pretty(entry))
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for built in build():
+        print(built)

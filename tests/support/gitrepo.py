@@ -1,0 +1,90 @@
+"""Throwaway git repositories with tags, for history tests and benchmarks (never /work/main's git).
+
+Every git call runs with a clean configuration (no global or system config, a fixed identity, no
+signing, no line-ending conversion), so a test sees the bytes it wrote as blobs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+IDENTITY = ("-c", "user.name=History Test", "-c", "user.email=history-test@example.invalid")
+_CLEAN = ("-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "core.autocrlf=false")
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_DATE="2026-10-14T12:00:00Z",
+        GIT_COMMITTER_DATE="2026-10-14T12:00:00Z",
+        GIT_TERMINAL_PROMPT="0",
+    )
+    return env
+
+
+class GitRepo:
+    """A repository in a temporary directory: write a snapshot, commit it, tag it, damage it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, input: bytes | None = None) -> str:
+        done = subprocess.run(
+            ["git", *IDENTITY, *_CLEAN, *args],
+            cwd=self.path,
+            env=_env(),
+            input=input,
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"git {' '.join(args)}: {done.stderr.decode(errors='replace')}")
+        return done.stdout.decode().strip()
+
+    @property
+    def git_dir(self) -> Path:
+        return self.path / ".git"
+
+    def snapshot(self, files: dict[str, bytes], message: str = "snapshot") -> str:
+        """Make the tree exactly `files` (path to bytes), commit it on main, return the commit id."""
+        for child in self.path.iterdir():
+            if child.name == ".git":
+                continue
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+        for rel, data in files.items():
+            target = self.path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.rev("HEAD")
+
+    def rev(self, rev: str) -> str:
+        return self.git("rev-parse", "--verify", rev)
+
+    def tag(self, name: str, target: str = "HEAD", annotated: bool = False) -> None:
+        """A lightweight tag, or an annotated one, naming `target` (a commit, tree or blob id or rev)."""
+        if annotated:
+            self.git("tag", "-a", "-m", f"release {name}", name, target)
+        else:
+            self.git("tag", name, target)
+
+    def write_ref(self, name: str, content: bytes) -> None:
+        """Write a loose tag reference file as given, valid or not."""
+        ref = self.git_dir / "refs" / "tags" / name
+        ref.parent.mkdir(parents=True, exist_ok=True)
+        ref.write_bytes(content)
+
+    def fast_import(self, stream: bytes) -> None:
+        """Feed a `git fast-import` stream (many commits and tags in one process)."""
+        self.git("fast-import", "--quiet", "--done", input=stream)

@@ -1,0 +1,5 @@
+"""`python -m judgment_exchange` is `exchange`."""
+
+from .cli import main
+
+raise SystemExit(main())

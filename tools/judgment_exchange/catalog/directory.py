@@ -1,0 +1,393 @@
+"""The entry directory (RFC 0019 §3): id and path, the documents the direction gives, fixture
+directories with their closed file set and the binding classification, bounds, stray files.
+
+`check_entry_directory(tree, path)` runs every per-entry check but replay, scans and history, and
+returns an `EntryCheck` the gate, the manifest writer and history read from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import dialect as dialect_form
+from ..canon import CanonError, canonical_digest, digest, preparation_form
+from ..jsonstrict import integer
+from ..refusal import Refusal
+from ..tree import DIR, FILE, MISSING, Tree, TreeError
+from . import documents as docs
+from .entry import check_entry, entry_version_refusal
+from .reference import reference_refusal
+
+FIXTURE_REQUIRED = ("case.json", "profiles.json", "preparation.json")
+FIXTURE_OPTIONAL = ("sources.json",)
+BINDING = "binding.json"
+
+
+@dataclass
+class FixtureCheck:
+    """One fixture directory as found: its files and whether it may be replayed."""
+
+    name: str
+    path: str
+    files: list[str]
+    preparation_digest: str | None
+    replayable: bool
+
+
+@dataclass
+class EntryCheck:
+    """What one entry directory holds, and every refusal found in it."""
+
+    id: str
+    path: str
+    refusals: list[Refusal] = field(default_factory=list)
+    entry: dict | None = None
+    stored: dict[str, str] = field(default_factory=dict)
+    present: set[str] = field(default_factory=set)
+    document: Any = None
+    document_data: bytes | None = None
+    form_valid: bool = False
+    fixtures: list[FixtureCheck] = field(default_factory=list)
+    unbound: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str | None:
+        kind = self.entry.get("kind") if self.entry else None
+        return kind if kind in ("dialect", "preset") else None
+
+    @property
+    def direction(self) -> str | None:
+        return self.entry.get("direction") if self.entry else None
+
+    @property
+    def artifact(self) -> tuple[str, str] | None:
+        a = self.entry.get("artifact") if self.entry else None
+        if isinstance(a, dict) and isinstance(a.get("id"), str) and isinstance(a.get("version"), str):
+            return (a["id"], a["version"])
+        return None
+
+    @property
+    def dialect_digest(self) -> str | None:
+        ref = self.entry.get("dialect") if self.entry else None
+        return ref.get("digest") if isinstance(ref, dict) and isinstance(ref.get("digest"), str) else None
+
+    def refuse(self, code: str, path: str, detail: str) -> None:
+        self.refusals.append(Refusal(code, path, detail, self.id))
+
+
+def entry_id(path: str) -> str:
+    """entries/<publisher>/<name> read as <publisher>.<name> (§3)."""
+    parts = path.split("/")
+    return f"{parts[1]}.{parts[2]}"
+
+
+def entry_path(entry_id_: str) -> str:
+    """The row's path: split the id at its first dot (§3 manifest form)."""
+    publisher, _, name = entry_id_.partition(".")
+    return f"entries/{publisher}/{name}"
+
+
+def _expected_files(entry: dict | None) -> dict[str, bool]:
+    """Each name the entry root may hold, with whether it is required (open readings O2, O3: the
+    root is closed; an output entry holds no fixtures directory). Where kind or direction could not
+    be read, the documents they would decide are admitted and not required."""
+    wanted = {"entry.json": True, "README.md": True}
+    kind = entry.get("kind") if entry else None
+    direction = entry.get("direction") if entry else None
+    if kind == "preset":
+        direction = "input"
+    if direction not in ("input", "output", "both"):
+        direction = None
+    if direction != "output":
+        wanted["dialect.json"] = direction is not None
+    if direction not in ("input",) and kind != "preset":
+        wanted["output.json"] = direction is not None
+    fixtures = entry.get("fixtures") if entry else None
+    if kind != "preset" and direction != "output":
+        wanted["fixtures"] = kind == "dialect" and isinstance(fixtures, list) and bool(fixtures)
+    return wanted
+
+
+def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
+    """Every check of §3 on one entry directory, but replay, scans and history."""
+    check = EntryCheck(entry_id(path), path)
+    try:
+        listing = {n.name: n for n in tree.list(path)}
+    except TreeError as exc:
+        check.refuse("file-unreadable", path, str(exc))
+        return check
+    _read_entry(tree, check, listing)
+    wanted = _expected_files(check.entry)
+    _store_documents(tree, check, listing)
+    for name, node in listing.items():
+        full = f"{path}/{name}"
+        if name not in wanted:
+            check.refuse("entry-file-unexpected", full, _unexpected_hint(name, check.entry))
+        elif name == "fixtures":
+            if node.kind != DIR:
+                check.refuse("entry-file-not-regular", full, "fixtures must be a directory")
+        elif node.kind != FILE:
+            check.refuse("entry-file-not-regular", full, f"a {node.kind} where a regular file belongs")
+    for name, required in wanted.items():
+        if required and name not in listing:
+            check.refuse("entry-file-missing", f"{path}/{name}", _missing_hint(name, check.entry))
+    if _is_file(listing, "README.md"):
+        node = listing["README.md"]
+        if node.size > docs.README_BOUND:
+            check.refuse("file-over-bound", f"{path}/README.md", f"{node.size} bytes, over {docs.README_BOUND}")
+    if check.entry is not None and "output.json" in wanted and _is_file(listing, "output.json"):
+        _check_output(tree, check)
+    if check.entry is not None:
+        _check_dialect(tree, check, listing)
+        if "fixtures" in wanted:
+            _check_fixtures(tree, check, listing)
+    return check
+
+
+def _store_documents(tree: Tree, check: EntryCheck, listing: dict) -> None:
+    """The stored-byte digests the manifest pins, whatever else the entry holds (§3 "Digests")."""
+    limits = {"dialect.json": docs.DIALECT_BOUND, "output.json": docs.OUTPUT_BOUND}
+    for name, limit in limits.items():
+        if _is_file(listing, name):
+            check.present.add(name)
+        if _is_file(listing, name) and listing[name].size <= limit:
+            raw = docs.read_bytes(tree, f"{check.path}/{name}", limit)
+            if raw.data is not None:
+                check.stored[name] = digest(raw.data)
+
+
+def _is_file(listing: dict, name: str) -> bool:
+    return name in listing and listing[name].kind == FILE
+
+
+def _unexpected_hint(name: str, entry: dict | None) -> str:
+    if name in ("dialect.json", "output.json"):
+        return f"{name} is not a document this entry's direction gives; remove it or change direction"
+    if name == "fixtures":
+        return "a fixtures directory belongs only to an entry of kind dialect with fixtures"
+    return "not a file of an entry (entry.json, README.md, dialect.json, output.json, fixtures/); remove it"
+
+
+def _missing_hint(name: str, entry: dict | None) -> str:
+    return {
+        "README.md": "every entry has README.md: what the dialect is for, in the publisher's words",
+        "entry.json": "every entry has entry.json",
+        "fixtures": "the fixtures entry.json lists live under fixtures/<name>/",
+    }.get(name, f"the entry's direction gives {name}; add it or change direction")
+
+
+def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
+    path = f"{check.path}/entry.json"
+    if not _is_file(listing, "entry.json"):
+        return
+    read = docs.read_json(tree, path, docs.ENTRY_BOUND)
+    if read.data is not None:
+        check.stored["entry.json"] = digest(read.data)
+    if read.refusal:
+        check.refusals.append(read.refusal.with_entry(check.id))
+        return
+    value = read.value
+    early = entry_version_refusal(value, path)
+    if early:
+        check.refusals.append(early.with_entry(check.id))
+        return
+    for refusal in check_entry(value, path):
+        check.refusals.append(refusal.with_entry(check.id))
+    if isinstance(value, dict):
+        check.entry = value
+        if isinstance(value.get("id"), str) and value["id"] != check.id:
+            check.refuse("entry-id-path", path, f"id: {value['id']!r} but the directory {check.path} reads as "
+                                                f"{check.id!r}; the id is the path with '/' read as '.'")
+
+
+def _check_output(tree: Tree, check: EntryCheck) -> None:
+    path = f"{check.path}/output.json"
+    read = docs.read_json(tree, path, docs.OUTPUT_BOUND, malformed_code="output-malformed",
+                          nested_code="output-malformed")
+    if read.data is not None:
+        check.stored["output.json"] = digest(read.data)
+    if read.refusal:
+        check.refusals.append(read.refusal.with_entry(check.id))
+        return
+    doc = read.value
+    problem = None
+    if not isinstance(doc, dict) or set(doc) != {"outputVersion", "platform", "policies"}:
+        problem = "an output dialect is an object of exactly outputVersion, platform and policies (dialect §10)"
+    elif not isinstance(doc["outputVersion"], str) or not doc["outputVersion"].isascii() \
+            or not doc["outputVersion"].isdigit() or doc["outputVersion"].startswith("0"):
+        problem = "outputVersion: expected a string spelling a positive integer, \"1\" today"
+    elif not isinstance(doc["platform"], str) or not doc["platform"]:
+        problem = "platform: expected a non-empty string"
+    elif not isinstance(doc["policies"], dict):
+        problem = "policies: expected an object"
+    if problem:
+        check.refuse("output-malformed", path, problem)
+        return
+    ref = check.entry.get("output")
+    if not isinstance(ref, dict):
+        return
+    if integer(ref.get("outputVersion")) is not None and int(doc["outputVersion"]) != integer(ref["outputVersion"]):
+        check.refuse("output-version-mismatch", f"{check.path}/entry.json",
+                     f"output/outputVersion is {ref['outputVersion'].literal}, output.json spells "
+                     f"{doc['outputVersion']!r}")
+    try:
+        actual = canonical_digest(doc)
+    except CanonError as exc:
+        check.refuse("output-digest-mismatch", path, f"output.json has no canonical form ({exc})")
+        return
+    if isinstance(ref.get("digest"), str) and ref["digest"] != actual:
+        check.refuse("output-digest-mismatch", f"{check.path}/entry.json",
+                     f"output/digest is {ref['digest']}, the document's canonical digest is {actual}")
+
+
+def _check_dialect(tree: Tree, check: EntryCheck, listing: dict) -> None:
+    """The reference chain, then the document form, then the kind rules that read the document."""
+    entry_path_ = f"{check.path}/entry.json"
+    path = f"{check.path}/dialect.json"
+    has_doc = _is_file(listing, "dialect.json") and "dialect" in check.entry
+    form = None
+    if has_doc:
+        raw = docs.read_bytes(tree, path, docs.DIALECT_BOUND, over_code="input-over-bound")
+        if raw.refusal:
+            check.refusals.append(raw.refusal.with_entry(check.id))
+        else:
+            check.document_data = raw.data
+            check.stored["dialect.json"] = digest(raw.data)
+            form = dialect_form.check_form(raw.data)
+            check.document = form.document
+    readable = form is not None and form.document is not None
+    chain = reference_refusal(check.entry, check.document, readable)
+    if chain:
+        check.refuse(chain[0], entry_path_, chain[1])
+    if form is None:
+        return
+    if form.refusal:
+        check.refuse(form.refusal, path, form.detail)
+        return
+    check.form_valid = chain is None
+    doc = form.document
+    check.unbound = list(dialect_form.unbound_sources(doc))
+    if check.kind == "preset":
+        bound = dialect_form.bound_sources(doc)
+        if bound:
+            check.refuse("bound-derivative", path, f"source {bound[0]!r} is bound; a preset publishes every source "
+                                                   "that has an unbound form unbound (RFC 0019 §3)")
+    _check_source_kinds(check, doc)
+
+
+def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
+    """sourceKinds equals the set of kinds the document's sources use (open reading O6)."""
+    listed = check.entry.get("sourceKinds")
+    if not isinstance(listed, list) or check.direction == "output":
+        return
+    used = {s.get("kind") for s in doc.get("sources", []) if isinstance(s, dict)}
+    if set(listed) != used:
+        missing = sorted(k for k in used - set(listed) if isinstance(k, str))
+        extra = sorted(k for k in set(listed) - used if isinstance(k, str))
+        check.refuse("source-kinds-mismatch", f"{check.path}/entry.json",
+                     "sourceKinds must list exactly the kinds dialect.json's sources use"
+                     + (f"; missing {missing}" if missing else "") + (f"; not used {extra}" if extra else ""))
+
+
+def _fixture_names(check: EntryCheck, tree: Tree) -> list[tuple[str, str | None]]:
+    fixtures = check.entry.get("fixtures")
+    if not isinstance(fixtures, list):
+        return []
+    out = []
+    for item in fixtures:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            pd = item.get("preparationDigest")
+            out.append((item["name"], pd if isinstance(pd, str) else None))
+    return out
+
+
+def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
+    named = _fixture_names(check, tree)
+    if "fixtures" not in listing or listing["fixtures"].kind != DIR:
+        return
+    base = f"{check.path}/fixtures"
+    try:
+        present = {n.name: n for n in tree.list(base)}
+    except TreeError as exc:
+        check.refuse("file-unreadable", base, str(exc))
+        return
+    names = [n for n, _ in named]
+    for name, node in present.items():
+        if name not in names:
+            check.refuse("fixture-unexpected", f"{base}/{name}", "entry.json lists no fixture of this name; remove it")
+        elif node.kind != DIR:
+            check.refuse("entry-file-not-regular", f"{base}/{name}", "a fixture is a directory")
+    for name, prep_digest in named:
+        if name not in present:
+            check.refuse("fixture-missing", f"{base}/{name}", f"entry.json lists fixture {name!r}; record it under "
+                                                              f"fixtures/{name}/")
+        elif present[name].kind == DIR:
+            check.fixtures.append(_check_fixture(tree, check, f"{base}/{name}", name, prep_digest))
+
+
+def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_digest: str | None) -> FixtureCheck:
+    before = len(check.refusals)
+    try:
+        nodes = tree.list(path)
+    except TreeError as exc:
+        check.refuse("file-unreadable", path, str(exc))
+        return FixtureCheck(name, path, [], prep_digest, False)
+    files = [n.name for n in nodes]
+    total = sum(n.size for n in nodes if n.kind == FILE)
+    if total > docs.FIXTURE_DIRECTORY_BOUND:
+        check.refuse("fixture-over-bound", path, f"{total} bytes, over the bound of {docs.FIXTURE_DIRECTORY_BOUND}")
+        return FixtureCheck(name, path, files, prep_digest, False)
+    needs_binding = bool(check.unbound) if check.form_valid else None
+    allowed = FIXTURE_REQUIRED + FIXTURE_OPTIONAL + (BINDING,)
+    for node in nodes:
+        full = f"{path}/{node.name}"
+        if node.name not in allowed:
+            check.refuse("fixture-file-unexpected", full, "a fixture holds only case.json, sources.json, "
+                                                          "profiles.json, preparation.json and binding.json")
+        elif node.kind != FILE:
+            check.refuse("entry-file-not-regular", full, f"a {node.kind} where a regular file belongs")
+    for required in FIXTURE_REQUIRED:
+        if required not in files:
+            check.refuse("fixture-file-missing", f"{path}/{required}", "required in every fixture")
+    if needs_binding is True and BINDING not in files:
+        check.refuse("binding-required", f"{path}/{BINDING}",
+                     f"the dialect has unbound sources ({', '.join(check.unbound)}); record the fixture with its "
+                     "binding document")
+    elif needs_binding is False and BINDING in files:
+        check.refuse("binding-forbidden", f"{path}/{BINDING}", "the dialect has no unbound source; remove it")
+    elif needs_binding and BINDING in files:
+        _check_binding(tree, check, f"{path}/{BINDING}")
+    if "preparation.json" in files:
+        _check_preparation(tree, check, f"{path}/preparation.json", prep_digest)
+    return FixtureCheck(name, path, files, prep_digest, len(check.refusals) == before and check.form_valid)
+
+
+def _check_binding(tree: Tree, check: EntryCheck, path: str) -> None:
+    raw = docs.read_bytes(tree, path, docs.BINDING_BOUND, over_code="input-over-bound")
+    if raw.refusal:
+        check.refusals.append(raw.refusal.with_entry(check.id))
+        return
+    result = dialect_form.check_binding(raw.data, check.document, canonical_digest(check.document))
+    if result.refusal:
+        check.refuse(result.refusal, path, result.detail)
+
+
+def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: str | None) -> None:
+    raw = docs.read_json(tree, path, docs.PREPARATION_BOUND)
+    if raw.data is not None and prep_digest is not None and digest(raw.data) != prep_digest:
+        check.refuse("preparation-digest-mismatch", path,
+                     f"preparationDigest in entry.json is {prep_digest}; preparation.json's stored bytes digest to "
+                     f"{digest(raw.data)}")
+    if raw.refusal:
+        check.refusals.append(raw.refusal.with_entry(check.id))
+        return
+    try:
+        canonical = preparation_form(raw.value)
+    except CanonError as exc:
+        check.refuse("preparation-not-canonical", path, f"preparation.json has no canonical form (§9.5): {exc}")
+        return
+    if canonical != raw.data:
+        check.refuse("preparation-not-canonical", path,
+                     "preparation.json must hold the preparation's canonical bytes (dialect §9.5), with no "
+                     "whitespace or trailing newline; re-record it, never re-format it by hand")

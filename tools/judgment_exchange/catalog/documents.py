@@ -1,0 +1,58 @@
+"""Reading a catalog file within its bound: bytes first, then strict JSON (RFC 0019 §3, dialect §§1, 12).
+
+Every read returns either the value or a refusal naming the file; nothing raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, loads
+from ..refusal import Refusal
+from ..tree import TooLarge, Tree, TreeError
+
+KIB = 1024
+MIB = 1024 * 1024
+ENTRY_BOUND = 64 * KIB
+README_BOUND = 64 * KIB
+DIALECT_BOUND = 131_072
+OUTPUT_BOUND = 131_072
+BINDING_BOUND = 65_536
+PREPARATION_BOUND = 8 * MIB
+FIXTURE_DIRECTORY_BOUND = 16 * MIB
+MANIFEST_BOUND = MIB
+NESTING = 64
+
+
+@dataclass(frozen=True)
+class Read:
+    """A file's stored bytes and, when it was read as JSON, its value; or the refusal."""
+
+    data: bytes | None = None
+    value: Any = None
+    refusal: Refusal | None = None
+
+
+def read_bytes(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound") -> Read:
+    """The stored bytes of a file, refused unread when its size is over `limit`."""
+    try:
+        return Read(data=tree.read(path, limit))
+    except TooLarge as exc:
+        return Read(refusal=Refusal(over_code, path, f"{exc.size} bytes, over the bound of {limit} bytes"))
+    except TreeError as exc:
+        return Read(refusal=Refusal("file-unreadable", path, str(exc)))
+
+
+def read_json(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound",
+              malformed_code: str = "json-malformed", nested_code: str = "json-over-bound") -> Read:
+    """A file read strictly as one JSON value (dialect §1) under its byte bound and §12's nesting."""
+    raw = read_bytes(tree, path, limit, over_code)
+    if raw.refusal:
+        return raw
+    try:
+        value = loads(raw.data, Bounds(max_bytes=limit, max_depth=NESTING))
+    except JsonRefusal as exc:
+        code = nested_code if exc.kind == OVER_BOUND else malformed_code
+        return Read(data=raw.data, refusal=Refusal(code, path, exc.detail))
+    return Read(data=raw.data, value=value)

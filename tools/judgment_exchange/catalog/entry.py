@@ -1,0 +1,340 @@
+"""entry.json, entry format version 3: every member of RFC 0019 §3's list (but the reference pair).
+
+`check_entry(value, path)` holds a parsed entry.json to the members list: type, requiredness,
+grammar and bound of each member, every object closed, the kind rules of a preset, the fixed
+assertion byte for byte. The `dialect` and `artifact` members are the reference chain's
+(reference.py), which reports them in §3's order. A version-1 or version-2 entry is
+`entry-version-unread` and nothing else of it is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jsonstrict import Number, integer
+from ..refusal import Refusal
+from . import grammar
+
+ASSERTION = (
+    "The author asserts that these rules derive these facts and this evidence-availability from records of "
+    "that shape, or these arguments from that disposition, and asserts nothing about any record's truth."
+)
+KINDS = ("dialect", "preset")
+DIRECTIONS = ("input", "output", "both")
+MEMBERS = (
+    "entryVersion", "kind", "id", "title", "description", "compatibility", "upgrade", "direction", "pack",
+    "dialect", "artifact", "output", "requires", "sourceKinds", "licence", "author", "assertion", "fixtures",
+    "verification",
+)
+ALWAYS = ("entryVersion", "kind", "id", "title", "direction", "requires", "sourceKinds", "licence", "author",
+          "assertion", "verification")
+V2_KINDS = ("operation", "selected-file")
+V3_KINDS = ("operation", "selected-file", "http", "sql", "web", "research")
+
+MISSING = "entry-member-missing"
+UNKNOWN = "entry-member-unknown"
+INVALID = "entry-member-invalid"
+FORBIDDEN = "entry-member-forbidden"
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "true/false" if isinstance(value, bool) else "null"
+    return {dict: "an object", list: "an array", str: "a string", Number: "a number"}.get(type(value), "a value")
+
+
+class _Refusals:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.out: list[Refusal] = []
+
+    def add(self, code: str, member: str, detail: str) -> None:
+        self.out.append(Refusal(code, self.path, f"{member}: {detail}"))
+
+    def string(self, value: Any, member: str, low: int, high: int) -> bool:
+        if not isinstance(value, str):
+            self.add(INVALID, member, f"expected a string of {low} to {high} characters, found {_type_name(value)}")
+            return False
+        if not low <= len(value) <= high:
+            self.add(INVALID, member, f"expected {low} to {high} characters, found {len(value)}")
+            return False
+        return True
+
+    def closed(self, value: Any, member: str, names: tuple[str, ...], required: tuple[str, ...]) -> bool:
+        if not isinstance(value, dict):
+            self.add(INVALID, member, f"expected an object, found {_type_name(value)}")
+            return False
+        for name in value:
+            if name not in names:
+                self.add(UNKNOWN, f"{member}/{name}", f"not a member of {member} (it holds {', '.join(names)})")
+        for name in required:
+            if name not in value:
+                self.add(MISSING, f"{member}/{name}", "required")
+        return True
+
+    def digest(self, value: Any, member: str) -> None:
+        if not grammar.is_digest(value):
+            self.add(INVALID, member, "expected sha256: and 64 lowercase hexadecimal characters")
+
+
+def entry_version_refusal(value: Any, path: str) -> Refusal | None:
+    """entryVersion 1 or 2 is `entry-version-unread` (§3, Compatibility); read nothing more of it."""
+    if isinstance(value, dict) and integer(value.get("entryVersion")) in (1, 2):
+        return Refusal("entry-version-unread", path,
+                       f"entryVersion: {value['entryVersion'].literal} is not read by a version-3 reader; "
+                       "move the entry to entryVersion 3 (RFC 0019 Compatibility)")
+    return None
+
+
+def check_entry(value: Any, path: str) -> list[Refusal]:
+    """Every member rule of §3 but the reference chain; refusals in member order."""
+    r = _Refusals(path)
+    if not isinstance(value, dict):
+        r.add(INVALID, "(root)", f"entry.json is a JSON object, found {_type_name(value)}")
+        return r.out
+    early = entry_version_refusal(value, path)
+    if early:
+        return [early]
+    for name in value:
+        if name not in MEMBERS:
+            r.add(UNKNOWN, name, "not a member of entry.json (§3's members list is closed)")
+    for name in ALWAYS:
+        if name not in value:
+            r.add(MISSING, name, "required")
+    if "entryVersion" in value and integer(value["entryVersion"]) != 3:
+        r.add(INVALID, "entryVersion", "expected the integer 3")
+    kind = value.get("kind")
+    if "kind" in value and kind not in KINDS:
+        r.add(INVALID, "kind", "expected \"dialect\" or \"preset\"")
+        kind = None
+    if "id" in value and r.string(value["id"], "id", 3, 128) and not grammar.ENTRY_ID.fullmatch(value["id"]):
+        r.add(INVALID, "id", "expected ^[a-z0-9]+(\\.[a-z0-9-]+)+$ (<publisher>.<name>)")
+    if "title" in value:
+        r.string(value["title"], "title", 1, 200)
+    if "description" in value:
+        r.string(value["description"], "description", 1, 4096)
+    _compatibility(value, r)
+    _upgrade(value, r)
+    direction = value.get("direction")
+    if "direction" in value and direction not in DIRECTIONS:
+        r.add(INVALID, "direction", "expected \"input\", \"output\" or \"both\"")
+        direction = None
+    if kind == "preset" and direction not in (None, "input"):
+        r.add(INVALID, "direction", "a preset is exactly \"input\" (§3)")
+        direction = "input"
+    _presence(value, kind, direction, r)
+    _pack(value, r)
+    _output(value, r)
+    _requires(value, kind, r)
+    _source_kinds(value, direction, r)
+    if "licence" in value and isinstance(value["licence"], str):
+        problem = grammar.licence_problem(value["licence"])
+        if problem:
+            r.add(INVALID, "licence", problem)
+    elif "licence" in value:
+        r.add(INVALID, "licence", f"expected a string, found {_type_name(value['licence'])}")
+    if "author" in value:
+        r.string(value["author"], "author", 1, 100)
+    if "assertion" in value and value["assertion"] != ASSERTION:
+        r.out.append(Refusal("assertion-mismatch", path,
+                             "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md"))
+    if kind == "dialect":
+        _fixtures(value, direction, r)
+    _verification(value, kind, r)
+    return r.out
+
+
+def _presence(value: dict, kind: str | None, direction: str | None, r: _Refusals) -> None:
+    """Conditional members: present exactly inside their condition (§3)."""
+    rules = []
+    if kind:
+        rules += [("pack", kind == "dialect", f"kind {kind}"), ("fixtures", kind == "dialect", f"kind {kind}")]
+    if direction:
+        rules += [("dialect", direction in ("input", "both"), f"direction {direction}"),
+                  ("output", direction in ("output", "both"), f"direction {direction}")]
+    for name, wanted, why in rules:
+        if wanted and name not in value:
+            r.add(MISSING, name, f"required for {why}")
+        elif not wanted and name in value:
+            r.add(FORBIDDEN, name, f"not given for {why}; remove it")
+
+
+def _compatibility(value: dict, r: _Refusals) -> None:
+    if "compatibility" not in value:
+        return
+    c = value["compatibility"]
+    if r.closed(c, "compatibility", ("desk", "runner"), ("desk", "runner")):
+        for name in ("desk", "runner"):
+            if name in c and r.string(c[name], f"compatibility/{name}", 1, 64):
+                problem = grammar.compatibility_problem(c[name])
+                if problem:
+                    r.add(INVALID, f"compatibility/{name}", problem)
+
+
+def _upgrade(value: dict, r: _Refusals) -> None:
+    if "upgrade" not in value:
+        return
+    u = value["upgrade"]
+    if not isinstance(u, dict):
+        r.add(INVALID, "upgrade", f"expected an object, found {_type_name(u)}")
+        return
+    if not 1 <= len(u) <= 32:
+        r.add(INVALID, "upgrade", f"expected 1 to 32 members, found {len(u)}")
+    for key, note in u.items():
+        if not grammar.is_digest(key):
+            r.add(INVALID, f"upgrade/{key}", "each key is a previous release's entryDigest (sha256: and 64 hex)")
+        r.string(note, f"upgrade/{key}", 1, 2048)
+
+
+def _pack(value: dict, r: _Refusals) -> None:
+    if "pack" not in value:
+        return
+    p = value["pack"]
+    if not r.closed(p, "pack", ("id", "versions", "digests"), ("id",)):
+        return
+    if ("versions" in p) == ("digests" in p):
+        r.add(INVALID, "pack", "exactly one of versions and digests")
+    if "id" in p and isinstance(p["id"], str):
+        problem = grammar.absolute_uri_problem(p["id"])
+        if problem:
+            r.add(INVALID, "pack/id", problem)
+    elif "id" in p:
+        r.add(INVALID, "pack/id", f"expected an absolute URI string, found {_type_name(p['id'])}")
+    if "versions" in p:
+        r.string(p["versions"], "pack/versions", 1, 64)
+    if "digests" in p:
+        d = p["digests"]
+        if not isinstance(d, list) or not 1 <= len(d) <= 16:
+            r.add(INVALID, "pack/digests", "expected an array of 1 to 16 digests")
+        else:
+            for i, item in enumerate(d):
+                r.digest(item, f"pack/digests/{i}")
+
+
+def _output(value: dict, r: _Refusals) -> None:
+    if "output" not in value:
+        return
+    o = value["output"]
+    names = ("path", "outputVersion", "digest")
+    if not r.closed(o, "output", names, names):
+        return
+    if "path" in o and o["path"] != "output.json":
+        r.add(INVALID, "output/path", "always the string \"output.json\"")
+    if "outputVersion" in o and (integer(o["outputVersion"]) is None or integer(o["outputVersion"]) < 1):
+        r.add(INVALID, "output/outputVersion", "expected an integer of 1 or more")
+    if "digest" in o:
+        r.digest(o["digest"], "output/digest")
+
+
+def _requires(value: dict, kind: str | None, r: _Refusals) -> None:
+    if "requires" not in value:
+        return
+    q = value["requires"]
+    if not r.closed(q, "requires", ("inputProfile", "connectionProfile", "platform"), ()):
+        return
+    for name in ("inputProfile", "connectionProfile"):
+        if name in q:
+            if kind == "preset":
+                r.add(FORBIDDEN, f"requires/{name}", "a preset's requires names no profile (§3)")
+            r.digest(q[name], f"requires/{name}")
+    if "platform" in q and r.string(q["platform"], "requires/platform", 1, 64):
+        if not grammar.PLATFORM.fullmatch(q["platform"]):
+            r.add(INVALID, "requires/platform", "expected ^[a-z][a-z0-9-]*$")
+
+
+def source_kinds_list(entry: dict) -> tuple[str, ...]:
+    """The kinds RFC 0018 §4 lists for the family the dialect reference selects (§3 sourceKinds)."""
+    ref = entry.get("dialect") if isinstance(entry.get("dialect"), dict) else {}
+    if ref.get("formatVersion") == "2.0.0" or integer(ref.get("dialectVersion")) == 2:
+        return V2_KINDS
+    return V3_KINDS
+
+
+def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
+    if "sourceKinds" not in value:
+        return
+    s = value["sourceKinds"]
+    if not isinstance(s, list) or not all(isinstance(k, str) for k in s):
+        r.add(INVALID, "sourceKinds", "expected an array of strings")
+        return
+    if direction == "output":
+        if s:
+            r.add(INVALID, "sourceKinds", "exactly [] for direction output")
+        return
+    if not 1 <= len(s) <= 16 or len(set(s)) != len(s):
+        r.add(INVALID, "sourceKinds", "expected 1 to 16 distinct source kinds")
+    allowed = source_kinds_list(value)
+    for i, k in enumerate(s):
+        if k not in allowed:
+            r.add(INVALID, f"sourceKinds/{i}", f"{k!r} is not a source kind of this family ({', '.join(allowed)})")
+
+
+def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
+    if "fixtures" not in value:
+        return
+    f = value["fixtures"]
+    if not isinstance(f, list):
+        r.add(INVALID, "fixtures", f"expected an array, found {_type_name(f)}")
+        return
+    if direction == "output" and f:
+        r.add(INVALID, "fixtures", "exactly [] for direction output (output fixtures are held by digests only)")
+    elif direction in ("input", "both") and not 1 <= len(f) <= 64:
+        r.add(INVALID, "fixtures", f"expected 1 to 64 fixtures for direction {direction}, found {len(f)}")
+    seen: set[str] = set()
+    names = ("name", "path", "preparationDigest")
+    for i, item in enumerate(f):
+        member = f"fixtures/{i}"
+        if not r.closed(item, member, names, names):
+            continue
+        name = item.get("name")
+        if "name" in item and r.string(name, f"{member}/name", 1, 64):
+            if not grammar.FIXTURE_NAME.fullmatch(name):
+                r.add(INVALID, f"{member}/name", "expected ^[a-z0-9]+(-[a-z0-9]+)*$")
+            elif name in seen:
+                r.add(INVALID, f"{member}/name", f"{name!r} is given twice; fixture names are distinct")
+            seen.add(name)
+        if "path" in item and isinstance(name, str) and item["path"] != f"fixtures/{name}":
+            r.add(INVALID, f"{member}/path", f"expected \"fixtures/{name}\"")
+        if "preparationDigest" in item:
+            r.digest(item["preparationDigest"], f"{member}/preparationDigest")
+
+
+def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
+    if "verification" not in value:
+        return
+    v = value["verification"]
+    if not isinstance(v, list):
+        r.add(INVALID, "verification", f"expected an array, found {_type_name(v)}")
+        return
+    if kind == "preset" and v:
+        r.add(INVALID, "verification", "exactly [] for a preset: no preparation was verified (§3)")
+        return
+    if len(v) > 32:
+        r.add(INVALID, "verification", f"at most 32 records, found {len(v)}")
+    names = ("date", "runner", "runtime", "readers", "result")
+    for i, record in enumerate(v):
+        member = f"verification/{i}"
+        before = len(r.out)
+        if not r.closed(record, member, names, names):
+            continue
+        if "date" in record:
+            problem = grammar.date_problem(record["date"]) if isinstance(record["date"], str) else "expected a string"
+            if problem:
+                r.add(INVALID, f"{member}/date", problem)
+        for name in ("runner", "runtime"):
+            if name in record and not (isinstance(record[name], str) and grammar.release_key(record[name])):
+                r.add(INVALID, f"{member}/{name}", "expected a release tag vMAJOR.MINOR.PATCH")
+        if "result" in record and record["result"] != "agree":
+            r.add(INVALID, f"{member}/result", "exactly the string \"agree\"")
+        readers = record.get("readers")
+        if "readers" in record:
+            if not isinstance(readers, list) or not 1 <= len(readers) <= 8:
+                r.add(INVALID, f"{member}/readers", "expected 1 to 8 reader locators")
+            else:
+                for j, loc in enumerate(readers):
+                    problem = grammar.locator_problem(loc) if isinstance(loc, str) else "expected a string"
+                    if problem:
+                        r.add("reader-locator-invalid", f"{member}/readers/{j}", problem)
+        if len(r.out) > before:
+            r.out[before:] = [Refusal(x.code if x.code == "reader-locator-invalid" else "verification-record-invalid",
+                                      x.path, x.detail) for x in r.out[before:]]

@@ -1,0 +1,98 @@
+"""The Exchange's test over a whole catalog (RFC 0019 §4): one report from every check.
+
+Order: the entry directories (entry.json members, the reference chain, the document form,
+fixture file sets and binding documents, digests), the manifest against them, fixture replay
+through the preparation verifier, the scans, artifact identity within the release, then history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..refusal import Refusal, Report
+from ..tree import DIR, FILE, Tree, TreeError
+from .directory import EntryCheck, check_entry_directory
+from .manifest import check_rows, read_manifest
+
+ENTRIES = "entries"
+ENTRIES_NOTE = "README.md"
+
+
+class CatalogUnreadable(Exception):
+    """The catalog's tree itself could not be read (exit 4)."""
+
+
+@dataclass
+class GateOptions:
+    """What `exchange check` was asked for (shared/design/interfaces.md)."""
+
+    entries: list[str] = field(default_factory=list)
+    replay: bool = True
+    scan: bool = True
+    history: bool = True
+    base: str | None = None
+    release_tag: str | None = None
+    repository: str | None = None
+
+
+def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
+    """entries/<publisher>/<name>/ paths in id byte order, and refusals for anything else there."""
+    stray: list[Refusal] = []
+    root = tree.stat(ENTRIES)
+    if root.kind == "missing":
+        return [], []
+    if root.kind != DIR:
+        return [], [Refusal("catalog-stray-file", ENTRIES, "entries must be a directory")]
+    paths = []
+    for publisher in tree.list(ENTRIES):
+        ppath = f"{ENTRIES}/{publisher.name}"
+        if publisher.kind == FILE and publisher.name == ENTRIES_NOTE:
+            continue
+        if publisher.kind != DIR:
+            stray.append(Refusal("catalog-stray-file", ppath, "entries/ holds only publisher directories"))
+            continue
+        for name in tree.list(ppath):
+            npath = f"{ppath}/{name.name}"
+            if name.kind != DIR:
+                stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories"))
+            else:
+                paths.append(npath)
+    paths.sort(key=lambda p: (p.split("/")[1] + "." + p.split("/")[2]).encode("utf-8", "surrogateescape"))
+    return paths, stray
+
+
+def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
+    """Every check of RFC 0019 §4 on the catalog `tree`; raises CatalogUnreadable on I/O failure."""
+    options = options or GateOptions()
+    report = Report()
+    try:
+        paths, stray = entry_directories(tree)
+        checks = [check_entry_directory(tree, p) for p in paths]
+        manifest = read_manifest(tree)
+    except TreeError as exc:
+        raise CatalogUnreadable(str(exc)) from exc
+    selected = [c for c in checks if not options.entries or c.id in options.entries]
+    report.entries = len(selected)
+    report.refusals += stray
+    report.refusals += manifest.refusals
+    if manifest.readable:
+        report.refusals += check_rows(manifest, checks)
+    for check in selected:
+        report.refusals += check.refusals
+    if options.replay:
+        from .replay import replay_entries
+        replay_entries(tree, selected, report)
+    if options.scan:
+        from ..scan import scan_entry
+        for check in selected:
+            report.refusals += scan_entry(tree, check.path, check.id)
+    from .identity import history_check, identity_check
+    report.refusals += identity_check(checks)
+    if options.history:
+        history_check(tree, checks, options, report)
+    else:
+        report.history = "skipped"
+    if options.entries:
+        wanted = set(options.entries)
+        report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
+    return report

@@ -1,0 +1,192 @@
+"""manifest.json (RFC 0019 §3 "Manifest form", §4): its bounds, closed rows, order and pins.
+
+`read_manifest` holds the file to its form; `check_rows` holds each row to the entry directory it
+names; `compute_rows` writes the rows an entry directory calls for (`exchange manifest`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..jsonstrict import Number
+from ..refusal import Refusal
+from ..tree import Tree
+from . import documents as docs
+from . import grammar
+from .directory import EntryCheck, entry_path
+
+PATH = "manifest.json"
+MAX_ROWS = 1024
+ROW_MEMBERS = ("id", "kind", "path", "entryDigest", "fixtures", "dialectDigest", "outputDigest")
+
+
+@dataclass
+class Manifest:
+    """The rows that could be read, by id, and the refusals of the file's own form."""
+
+    rows: dict[str, dict] = field(default_factory=dict)
+    refusals: list[Refusal] = field(default_factory=list)
+    readable: bool = False
+
+
+def read_manifest(tree: Tree) -> Manifest:
+    """The manifest's bound, its array form, ≤ 1,024 rows, closed rows, distinct ids in byte order."""
+    out = Manifest()
+    read = docs.read_json(tree, PATH, docs.MANIFEST_BOUND, over_code="manifest-over-bound",
+                          malformed_code="manifest-malformed", nested_code="manifest-malformed")
+    if read.refusal:
+        out.refusals.append(read.refusal)
+        return out
+    value = read.value
+    if not isinstance(value, list):
+        out.refusals.append(Refusal("manifest-malformed", PATH, "manifest.json is a JSON array of rows ([] when empty)"))
+        return out
+    if len(value) > MAX_ROWS:
+        out.refusals.append(Refusal("manifest-over-bound", PATH, f"{len(value)} rows, over the bound of {MAX_ROWS}"))
+        return out
+    out.readable = True
+    previous: bytes | None = None
+    for i, row in enumerate(value):
+        problems = row_problems(row)
+        rid = row.get("id") if isinstance(row, dict) else None
+        where = f"row {i}" + (f" ({rid})" if isinstance(rid, str) else "")
+        if isinstance(row, dict) and "kind" not in row and set(row) <= set(ROW_MEMBERS):
+            out.refusals.append(Refusal("manifest-row-version-1", PATH, f"{where}: a row without kind is a version-1 "
+                                        "row, which a version-3 reader refuses; add kind", rid))
+            continue
+        for problem in problems:
+            out.refusals.append(Refusal("manifest-row-invalid", PATH, f"{where}: {problem}",
+                                        rid if isinstance(rid, str) else None))
+        if not isinstance(rid, str):
+            continue
+        key = rid.encode("utf-8", "surrogatepass")
+        if rid in out.rows:
+            out.refusals.append(Refusal("manifest-id-duplicate", PATH, f"{where}: id {rid!r} has a row already", rid))
+            continue
+        if previous is not None and key < previous:
+            out.refusals.append(Refusal("manifest-order", PATH, f"{where}: rows are ordered by id as UTF-8 bytes; "
+                                        f"{rid!r} comes before the row above it (exchange manifest --write sorts them)",
+                                        rid))
+        previous = key if previous is None or key > previous else previous
+        if not problems:
+            out.rows[rid] = row
+    return out
+
+
+def row_problems(row: Any) -> list[str]:
+    """The closed row form of §3, member by member."""
+    if not isinstance(row, dict):
+        return ["a row is an object"]
+    problems = [f"{name}: not a member of a row" for name in row if name not in ROW_MEMBERS]
+    problems += [f"{name}: required" for name in ROW_MEMBERS[:5] if name not in row]
+    rid = row.get("id")
+    if "id" in row and not (isinstance(rid, str) and 3 <= len(rid) <= 128 and grammar.ENTRY_ID.fullmatch(rid)):
+        problems.append("id: expected ^[a-z0-9]+(\\.[a-z0-9-]+)+$, 3 to 128 characters")
+    if "kind" in row and row["kind"] not in ("dialect", "preset"):
+        problems.append("kind: expected \"dialect\" or \"preset\"")
+    if isinstance(rid, str) and "path" in row and row["path"] != entry_path(rid):
+        problems.append(f"path: expected {entry_path(rid)!r} (the id split at its first '.')")
+    for name in ("entryDigest", "dialectDigest", "outputDigest"):
+        if name in row and not grammar.is_digest(row[name]):
+            problems.append(f"{name}: expected sha256: and 64 lowercase hexadecimal characters")
+    if "fixtures" in row:
+        problems += _fixture_problems(row["fixtures"])
+    if row.get("kind") == "preset" and row.get("fixtures") not in ([], None):
+        problems.append("fixtures: a preset's row has fixtures []")
+    if row.get("kind") == "preset" and "outputDigest" in row:
+        problems.append("outputDigest: a preset has no output document")
+    return problems
+
+
+def _fixture_problems(fixtures: Any) -> list[str]:
+    if not isinstance(fixtures, list):
+        return ["fixtures: expected an array of {name, files}"]
+    problems = []
+    for i, item in enumerate(fixtures):
+        if not isinstance(item, dict) or set(item) != {"name", "files"}:
+            problems.append(f"fixtures/{i}: exactly name and files")
+            continue
+        files = item["files"]
+        if not isinstance(item["name"], str):
+            problems.append(f"fixtures/{i}/name: expected a string")
+        if not isinstance(files, list) or not 3 <= len(files) <= 5 or not all(isinstance(f, str) for f in files) \
+                or len(set(files)) != len(files):
+            problems.append(f"fixtures/{i}/files: expected 3 to 5 distinct basenames")
+    return problems
+
+
+def compute_row(check: EntryCheck) -> dict:
+    """The row an entry directory calls for: kind, path, stored-byte digests, fixture file sets."""
+    row: dict[str, Any] = {"id": check.id, "kind": check.kind, "path": check.path,
+                           "entryDigest": check.stored.get("entry.json")}
+    if "dialect.json" in check.stored:
+        row["dialectDigest"] = check.stored["dialect.json"]
+    if "output.json" in check.stored:
+        row["outputDigest"] = check.stored["output.json"]
+    row["fixtures"] = [{"name": f.name, "files": sorted(f.files)} for f in check.fixtures]
+    return row
+
+
+def check_rows(manifest: Manifest, checks: list[EntryCheck]) -> list[Refusal]:
+    """One row per entry directory and one entry per row; each row's kind, pins and fixture lists."""
+    out: list[Refusal] = []
+    by_id = {c.id: c for c in checks}
+    for check in checks:
+        if check.id not in manifest.rows and not any(r.entry == check.id for r in manifest.refusals):
+            out.append(Refusal("manifest-entry-unlisted", PATH, f"{check.path} has no row; run exchange manifest "
+                                                                "--write and commit the row with the entry", check.id))
+    for rid, row in manifest.rows.items():
+        if rid not in by_id:
+            out.append(Refusal("manifest-entry-missing", PATH, f"row {rid!r} names {row['path']}, which holds no "
+                                                               "entry", rid))
+            continue
+        out += _row_against_entry(row, by_id[rid])
+    return out
+
+
+def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
+    out = []
+
+    def refuse(code: str, detail: str) -> None:
+        out.append(Refusal(code, PATH, f"row {check.id}: {detail}", check.id))
+
+    if check.kind is not None and row["kind"] != check.kind:
+        refuse("manifest-kind-mismatch", f"kind is {row['kind']!r}, the entry's kind is {check.kind!r}")
+    for member, name in (("entryDigest", "entry.json"), ("dialectDigest", "dialect.json"),
+                         ("outputDigest", "output.json")):
+        stored = check.stored.get(name)
+        if stored is None and name in check.present:
+            continue
+        if member in row and stored is None and member != "entryDigest":
+            refuse("manifest-row-invalid", f"{member} is present, but the entry has no {name}")
+        elif member not in row and stored is not None and member != "entryDigest":
+            refuse("manifest-row-invalid", f"{member} is required: the entry has {name}")
+        elif member in row and stored is not None and row[member] != stored:
+            refuse("manifest-digest-mismatch", f"{member} is {row[member]}, {name}'s stored bytes digest to {stored}")
+    declared = check.entry.get("fixtures") if check.entry is not None else None
+    if isinstance(declared, list):
+        names = [f.get("name") for f in declared if isinstance(f, dict)]
+        files_by_name = {f.name: sorted(f.files) for f in check.fixtures}
+        listed = [f["name"] for f in row["fixtures"]]
+        if listed != names:
+            refuse("manifest-fixtures-mismatch", f"fixtures names {listed}, entry.json lists {names} (same order)")
+        else:
+            for item in row["fixtures"]:
+                actual = files_by_name.get(item["name"])
+                if actual is not None and sorted(item["files"]) != actual:
+                    refuse("manifest-fixtures-mismatch", f"fixture {item['name']!r} lists {sorted(item['files'])}, "
+                                                         f"its directory holds {actual}")
+    elif row["fixtures"] and check.entry is not None:
+        refuse("manifest-fixtures-mismatch", "fixtures must be [] for an entry without fixtures")
+    return out
+
+
+def write_manifest(rows: list[dict]) -> bytes:
+    """manifest.json's bytes: rows in id byte order, two-space indentation, a final newline."""
+    ordered = sorted(rows, key=lambda r: r["id"].encode("utf-8"))
+    return (json.dumps(ordered, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+__all__ = ["Manifest", "read_manifest", "check_rows", "compute_row", "write_manifest", "row_problems", "Number"]
