@@ -8,9 +8,9 @@ replay, not independent evidence. No research example: this verifier does not re
 
 from __future__ import annotations
 
-import copy
 import json
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,26 @@ ASSERTION = (
 )
 
 
+@dataclass
+class Inputs:
+    """A fixture's inputs before recording: the case, the acquisitions, the trusted profiles, a binding document."""
+
+    case: Any
+    acquisitions: dict
+    profiles: list
+    binding: Any = None
+    at: str = AT
+
+    def record(self, dialect: Any) -> dict[str, bytes]:
+        return record(dialect, self.case, self.acquisitions, self.profiles, self.at, self.binding)
+
+
 def _always(reason: str, evidence: dict | None = None, status: str = "unknown") -> dict:
     return {"when": {"op": "always"}, "claim": {"facts": [], "evidence": evidence or {}, "acquisitionStatus": status},
             "reason": reason}
 
 
-def mcp_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+def mcp_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
     """Version 2, two operations over mcp: a rule, then a copy whose parameter comes from the first."""
     profile = gateway.profile("vendors", tools=["approvals", "lookup"])
     digest = canonical_digest(profile)
@@ -76,11 +90,11 @@ def mcp_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
             request = {"tool": "approvals", "arguments": {"approver": vendor["approver"],
                                                           "note": f"vendor {case['vendorId']}"}}
             acquisitions["approval"] = gw.acquire(profile, request, approval, AT)
-        fixtures.append((name, record(dialect, case, acquisitions, [profile], AT)))
+        fixtures.append((name, Inputs(case, acquisitions, [profile])))
     return dialect, fixtures
 
 
-def calculator_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+def calculator_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
     """Version 2, a calculator's operation (§7): its inputs echoed, its table reported."""
     profile = gateway.profile("fx", tools=["convert"], calculator={"name": "fx-convert", "version": "2.1.0"})
     dialect = {
@@ -114,12 +128,11 @@ def calculator_v2(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
                                   "asOf": {"rates": "2026-10-01T06:00:00Z"}}, **extra}
         gw = Gateway(seed=gateway.seed)
         request = {"tool": "convert", "arguments": {"amount": 1200, "currency": "USD"}}
-        fixtures.append((name, record(dialect, case, {"exposure": gw.acquire(profile, request, answer, AT)},
-                                      [profile], AT)))
+        fixtures.append((name, Inputs(case, {"exposure": gw.acquire(profile, request, answer, AT)}, [profile])))
     return dialect, fixtures
 
 
-def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
+def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
     """Version 3, an unbound operation over http (§4.4), bound by each fixture's binding.json."""
     profile = gateway.profile("tracker", shape="http", adapter="adapter-http", endpoint="https://tracker.example.org/",
                               source="tracker/live")
@@ -141,7 +154,7 @@ def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, dict]]]:
     request = {"method": "GET", "path": "/api/tickets", "query": {"id": "T-1042"}}
     result = {"status": 200, "body": json.dumps({"status": "open", "availability": "present"})}
     acquisitions = {"ticket": Gateway(seed=gateway.seed).acquire(profile, request, result, AT)}
-    return dialect, [("open", record(dialect, case, acquisitions, [profile], AT, binding))]
+    return dialect, [("open", Inputs(case, acquisitions, [profile], binding))]
 
 
 EXAMPLES = {
@@ -167,9 +180,9 @@ def build(root: Path = ROOT) -> list[Path]:
         path.mkdir(parents=True)
         (path / "dialect.json").write_bytes(_pretty(dialect))
         rows = []
-        for name, files in fixtures:
+        for name, inputs in fixtures:
             rows.append({"name": name, "path": f"fixtures/{name}",
-                         "preparationDigest": write_fixture(path / "fixtures" / name, files)})
+                         "preparationDigest": write_fixture(path / "fixtures" / name, inputs.record(dialect))})
         entry = {"entryVersion": 3, "kind": "dialect", "id": entry_id, "title": f"Example {entry_id}",
                  "direction": "input", "pack": {"id": "https://packs.example.org/example", "versions": "0.1.0"},
                  "dialect": {"path": "dialect.json", "dialectVersion": version, "digest": canonical_digest(dialect)},

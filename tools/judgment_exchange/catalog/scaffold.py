@@ -6,7 +6,6 @@ import json
 import os
 
 from ..canon import canonical_digest
-from ..jsonstrict import Number
 from . import grammar
 from .directory import entry_path
 from .entry import ASSERTION
@@ -34,6 +33,7 @@ def scaffold(catalog: str, entry_id: str, kind: str, direction: str) -> list[str
         raise ValueError(f"{rel} exists already")
     dialect_doc = {"version": 3, "sources": [{"name": "example", "kind": "operation", "platform": "example-platform",
                                               "operation": "example-read", "shape": "mcp", "record": "adapter-mcp",
+                                              "maxAge": 300, "arguments": {"tool": "example_tool", "arguments": {}},
                                               "read": {"copy": {"facts": [], "evidence": []}}}]}
     entry: dict = {"entryVersion": 3, "kind": kind, "id": entry_id, "title": f"{entry_id} (describe it)",
                    "direction": direction}
@@ -41,8 +41,7 @@ def scaffold(catalog: str, entry_id: str, kind: str, direction: str) -> list[str
         entry["pack"] = {"id": "https://example.org/packs/replace-me", "versions": ">=0.1.0"}
     files: dict[str, bytes] = {}
     if direction in ("input", "both"):
-        entry["dialect"] = {"path": "dialect.json", "dialectVersion": 3, "digest": canonical_digest(
-            {"version": Number("3"), "sources": dialect_doc["sources"]})}
+        entry["dialect"] = {"path": "dialect.json", "dialectVersion": 3, "digest": canonical_digest(dialect_doc)}
         files["dialect.json"] = _dump(dialect_doc)
     if direction in ("output", "both"):
         output_doc = {"outputVersion": "1", "platform": "example-platform", "policies": {}}
