@@ -68,7 +68,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
         return IO
     if args.format == "json":
-        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=True) + "\n")
     else:
         _print_text(report, catalog)
     return PASS if report.passed else REFUSED
@@ -233,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if argv[:1] == ["verify"]:
         from .verifier.program import main as verify_main
 

@@ -16,6 +16,7 @@ from ..jsonstrict import integer
 from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Tree, TreeError
 from . import documents as docs
+from . import grammar
 from .entry import check_entry, entry_version_refusal
 from .reference import reference_refusal
 
@@ -112,6 +113,9 @@ def _expected_files(entry: dict | None) -> dict[str, bool]:
 def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     """Every check of §3 on one entry directory, but replay, scans and history."""
     check = EntryCheck(entry_id(path), path)
+    if entry_path(check.id) != path or not grammar.ENTRY_ID.fullmatch(check.id):
+        check.refuse("entry-id-path", path, f"{path} is not entries/<publisher>/<name> for an id of §3's grammar "
+                                            "(publisher [a-z0-9]+, name [a-z0-9-] with dots); rename the directory")
     try:
         listing = {n.name: n for n in tree.list(path)}
     except TreeError as exc:

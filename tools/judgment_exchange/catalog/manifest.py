@@ -34,6 +34,10 @@ class Manifest:
 def read_manifest(tree: Tree) -> Manifest:
     """The manifest's bound, its array form, ≤ 1,024 rows, closed rows, distinct ids in byte order."""
     out = Manifest()
+    if tree.stat(PATH).kind == "missing":
+        out.refusals.append(Refusal("manifest-malformed", PATH, "manifest.json is missing: a catalog always has one "
+                                    "([] when it holds no entry); write it with exchange manifest --write"))
+        return out
     read = docs.read_json(tree, PATH, docs.MANIFEST_BOUND, over_code="manifest-over-bound",
                           malformed_code="manifest-malformed", nested_code="manifest-malformed")
     if read.refusal:
