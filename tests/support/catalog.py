@@ -149,6 +149,21 @@ class CatalogBuilder:
         self._finish(path, entry, ["operation"], [self._fixture(path, "vendor-7", export, binding)])
         return path
 
+    def add_http_entry(self, entry_id: str = "acme.vendors-http") -> Path:
+        """Kind dialect, version 3, one http source (§4.3): a kind no reader recomputes (kind-unread)."""
+        export = runner_export()
+        mapping = export["mapping"]
+        doc = {"version": 3, "case": mapping["case"], "sources": [{
+            "name": "vendor", "kind": "http", "profile": "vendors", "profileDigest": mapping["sources"][0]["profileDigest"],
+            "maxAge": 300, "method": "GET", "path": {"$text": "/vendors/{{vendorId}}"},
+            "read": mapping["sources"][0]["read"]}]}
+        path = self._dir(entry_id)
+        (path / "dialect.json").write_bytes(pretty(doc))
+        entry = self._base(entry_id, "dialect", "input", ["http"])
+        entry["dialect"] = {"path": "dialect.json", "dialectVersion": 3, "digest": sha(stdlib_canon(doc))}
+        self._finish(path, entry, ["http"], [self._fixture(path, "vendor-7", export)])
+        return path
+
     def add_preset(self, entry_id: str = "acme.vendors-preset") -> Path:
         """Kind preset: integer version 3, every operation unbound, exactly three files."""
         doc = unbound_v3(runner_export()["mapping"])
