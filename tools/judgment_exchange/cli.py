@@ -188,6 +188,51 @@ def cmd_new(args: argparse.Namespace) -> int:
     return PASS
 
 
+def cmd_release_check(args: argparse.Namespace) -> int:
+    from .consumer import LocationError, release_check
+
+    history = None if args.no_history else args.history
+    if history is not None and not 1 <= history <= 128:
+        print("exchange release-check: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+        return USAGE
+    try:
+        result = release_check(args.location, args.tag, entries=args.entry, history=history,
+                               expect_commit=args.expect_commit)
+    except LocationError as exc:
+        print(f"exchange release-check: {exc}", file=sys.stderr)
+        return IO
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=True) + "\n")
+    else:
+        print(f"release {result.tag} of {result.location} at commit {result.commit}")
+        _print_text(result.report, f"{result.location}@{result.tag}")
+    return PASS if result.report.passed else REFUSED
+
+
+def cmd_upgrade_diff(args: argparse.Namespace) -> int:
+    from .consumer import LocationError, upgrade_diff
+
+    try:
+        diff = upgrade_diff(args.location, args.from_tag, args.to_tag)
+    except LocationError as exc:
+        print(f"exchange upgrade-diff: {exc}", file=sys.stderr)
+        return IO
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, ensure_ascii=True) + "\n")
+    else:
+        print(f"upgrade {diff['from']['tag']} -> {diff['to']['tag']} of {diff['location']}")
+        for refusal in diff.get("refusals", []):
+            print(f"refused {refusal['code']}: {refusal['detail']}")
+        for change in diff.get("changes", []):
+            line = f"{change['change']} {change['id']}"
+            if change.get("kindChanged") or change.get("directionChanged"):
+                line += " (kind or direction changed)"
+            if change.get("upgradeNote"):
+                line += f" — note: {change['upgradeNote']}"
+            print(line)
+    return REFUSED if diff["result"] == "refused" else PASS
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="exchange", description="The Judgment Exchange catalog's gate and tools (RFC 0019).")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
@@ -224,6 +269,24 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--direction", choices=("input", "output", "both"), default="input")
     new.add_argument("--catalog")
     new.set_defaults(run=cmd_new)
+
+    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)")
+    rc.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
+    rc.add_argument("tag")
+    rc.add_argument("--entry", action="append", metavar="ID")
+    hist = rc.add_mutually_exclusive_group()
+    hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
+    hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
+    rc.add_argument("--expect-commit", metavar="SHA", help="the commit retained for this tag at import")
+    rc.add_argument("--format", choices=("text", "json"), default="text")
+    rc.set_defaults(run=cmd_release_check)
+
+    ud = sub.add_parser("upgrade-diff", help="what changed between two releases, for review (§7)")
+    ud.add_argument("location")
+    ud.add_argument("from_tag", metavar="FROM_TAG")
+    ud.add_argument("to_tag", metavar="TO_TAG")
+    ud.add_argument("--format", choices=("text", "json"), default="text")
+    ud.set_defaults(run=cmd_upgrade_diff)
 
     verify = sub.add_parser("verify", help="the preparation verifier (dialect §11)", add_help=False)
     verify.add_argument("rest", nargs=argparse.REMAINDER)

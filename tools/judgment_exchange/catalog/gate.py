@@ -33,6 +33,7 @@ class GateOptions:
     base: str | None = None
     release_tag: str | None = None
     repository: str | None = None
+    max_history: int | None = None
 
 
 def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
@@ -71,6 +72,10 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         manifest = read_manifest(tree)
     except TreeError as exc:
         raise CatalogUnreadable(str(exc)) from exc
+    except Exception as exc:  # the object database of a GitTree can fail in several ways
+        if exc.__class__.__module__.startswith(("git", "gitdb")):
+            raise CatalogUnreadable(f"{exc.__class__.__name__}: {exc}") from exc
+        raise
     selected = [c for c in checks if not options.entries or c.id in options.entries]
     report.entries = len(selected)
     report.refusals += stray

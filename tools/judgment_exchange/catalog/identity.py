@@ -40,6 +40,7 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report)
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
         return
-    result = check_history(repository, current_entries(checks), release_tag=options.release_tag, base=options.base)
+    result = check_history(repository, current_entries(checks), release_tag=options.release_tag, base=options.base,
+                           max_releases=options.max_history)
     report.history = result.status
     report.refusals += result.refusals
