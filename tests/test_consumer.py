@@ -116,3 +116,17 @@ def test_cli(releases, capsys):
     capsys.readouterr()
     assert main(["upgrade-diff", str(releases.path), "v0.2.0", "v0.3.0"]) == 0
     assert "changed acme.vendors" in capsys.readouterr().out
+
+
+def test_pull_request_names_touched_entries(releases, capsys):
+    path = releases.path / "entries/acme/vendors/README.md"
+    path.write_text("A clearer README.\n")
+    assert main(["check", "--catalog", str(releases.path), "--base", "v0.3.0", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["touched"] == ["acme.vendors"] and report["history"] == "checked"
+    shutil.copytree(releases.path / "entries/acme/vendors", releases.path / "entries/acme/vendors-copy")
+    assert main(["check", "--catalog", str(releases.path), "--base", "v0.3.0", "--format", "json"]) == 1
+    codes = [r["code"] for r in json.loads(capsys.readouterr().out)["refusals"]]
+    assert "one-entry-per-pull-request" in codes
+    assert main(["check", "--catalog", str(releases.path), "--base", "no-such-rev", "--format", "json"]) == 1
+    assert "base-unreadable" in [r["code"] for r in json.loads(capsys.readouterr().out)["refusals"]]

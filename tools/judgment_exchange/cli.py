@@ -47,6 +47,8 @@ def _print_text(report: Report, catalog: str) -> None:
     for s in report.skipped:
         print(f"skipped {s.entry} fixture {s.fixture}: {s.reason} (held by its digests only)", file=out)
     print(f"replayed: {report.replayed} fixture(s) recomputed with agreement", file=out)
+    if report.touched is not None:
+        print(f"touched: {', '.join(report.touched) or 'no entry'}", file=out)
     print(f"history: {report.history}", file=out)
     verdict = "pass" if report.passed else f"fail ({len(report.refusals)} refusal(s))"
     print(f"result: {verdict}", file=out)

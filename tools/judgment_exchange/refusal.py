@@ -48,6 +48,7 @@ class Report:
     replayed: int = 0
     history: str = "skipped"
     notes: list[str] = field(default_factory=list)
+    touched: list[str] | None = None
 
     @property
     def passed(self) -> bool:
@@ -61,4 +62,4 @@ class Report:
             "skipped": [s.as_json() for s in self.skipped],
             "replayed": self.replayed,
             "history": self.history,
-        }
+        } | ({"touched": self.touched} if self.touched is not None else {})

@@ -62,6 +62,20 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
     return paths, stray
 
 
+def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
+    from .pullrequest import BaseUnreadable, one_entry_refusal, touched_entries
+
+    repository = options.repository or getattr(tree, "root", None)
+    try:
+        report.touched = touched_entries(repository, options.base)
+    except BaseUnreadable as exc:
+        report.refusals.append(Refusal("base-unreadable", None, str(exc)))
+        return
+    refusal = one_entry_refusal(report.touched, options.base)
+    if refusal:
+        report.refusals.append(refusal)
+
+
 def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     """Every check of RFC 0019 §4 on the catalog `tree`; raises CatalogUnreadable on I/O failure."""
     options = options or GateOptions()
@@ -93,6 +107,8 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
             report.refusals += scan_entry(tree, check.path, check.id)
     from .identity import history_check, identity_check
     report.refusals += identity_check(checks)
+    if options.base:
+        _pull_request(tree, options, report)
     if options.history:
         history_check(tree, checks, options, report)
     else:
