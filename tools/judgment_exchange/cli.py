@@ -142,10 +142,7 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 def cmd_form(args: argparse.Namespace) -> int:
-    from .dialect import check_binding, check_form
-
-    def emit(obj: dict) -> None:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    from .dialect import form_report
 
     try:
         with open(args.dialect, "rb") as fh:
@@ -157,19 +154,9 @@ def cmd_form(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"exchange form: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return IO
-    result = check_form(data)
-    if result.refusal:
-        emit({"result": "refusal", "refusal": result.refusal, "detail": result.detail})
-        return REFUSED
-    out = {"result": "valid", "digest": result.digest}
-    if binding is not None:
-        bound = check_binding(binding, result.document, result.digest)
-        if bound.refusal:
-            emit({"result": "refusal", "refusal": bound.refusal, "detail": bound.detail})
-            return REFUSED
-        out["boundDigest"] = bound.bound_digest
-    emit(out)
-    return PASS
+    report = form_report(data, binding)
+    sys.stdout.write(json.dumps(report, ensure_ascii=True) + "\n")
+    return PASS if report["result"] == "valid" else REFUSED
 
 
 def cmd_new(args: argparse.Namespace) -> int:

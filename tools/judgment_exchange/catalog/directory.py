@@ -285,7 +285,7 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
     listed = check.entry.get("sourceKinds")
     if not isinstance(listed, list) or check.direction == "output":
         return
-    used = {s.get("kind") for s in doc.get("sources", []) if isinstance(s, dict)}
+    used = set(dialect_form.source_kinds(doc))
     if set(listed) != used:
         missing = sorted(k for k in used - set(listed) if isinstance(k, str))
         extra = sorted(k for k in set(listed) - used if isinstance(k, str))

@@ -1,9 +1,54 @@
-"""The dialect document form checker (dialect §§2–8, 12; RFC 0019 §§3–4). STUB: being written."""
+"""The dialect document form checker (dialect §§2–8, 12; RFC 0019 §§3–4).
+
+`check_form` runs every phase of §11 that concerns the dialect alone; the per-phase functions are
+for the preparation verifier, which interleaves them with other documents' phases. See
+docs/dialect-form.md for what is checked and the readings chosen.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from .binding import (
+    BINDING_BYTES,
+    binding_count_refusal,
+    binding_form_refusal,
+    bound_dialect,
+    bound_sources,
+    requires_binding,
+    unbound_sources,
+)
+from .codes import CODES
+from .counts import count_refusal
+from .phases import DIALECT_BOUNDS, DIALECT_BYTES, check_phases, digest_of, form_refusal, kind_refusal, read_document
+from .sources import ALL_KINDS, source_kinds
+from .version import READABLE_VERSIONS, version_refusal
+from ..jsonstrict import Bounds
+
+__all__ = [
+    "ALL_KINDS",
+    "BINDING_BYTES",
+    "BindingResult",
+    "CODES",
+    "DIALECT_BYTES",
+    "FormResult",
+    "READABLE_VERSIONS",
+    "binding_count_refusal",
+    "binding_form_refusal",
+    "bound_dialect",
+    "bound_sources",
+    "check_binding",
+    "check_form",
+    "count_refusal",
+    "form_refusal",
+    "form_report",
+    "kind_refusal",
+    "requires_binding",
+    "source_kinds",
+    "unbound_sources",
+    "version_refusal",
+]
 
 
 @dataclass(frozen=True)
@@ -26,21 +71,61 @@ class BindingResult:
     bound_digest: str | None = None
 
 
-def check_form(data: bytes) -> FormResult:
-    """Every phase of §11 that concerns the dialect alone, in order; the first failing is reported."""
-    raise NotImplementedError
+def check_form(
+    data: bytes,
+    *,
+    readable_versions: frozenset = READABLE_VERSIONS,
+    readable_kinds: frozenset = ALL_KINDS,
+) -> FormResult:
+    """Every phase of §11 that concerns the dialect alone, in order; the first failing is reported.
 
-
-def unbound_sources(document: Any) -> list[str]:
-    """Names of the sources in §4.4's unbound form (operation or research), in document order."""
-    raise NotImplementedError
-
-
-def bound_sources(document: Any) -> list[str]:
-    """Names of the sources in a bound form where §4.4 gives an unbound one (bound-derivative)."""
-    raise NotImplementedError
+    By default the checker reads versions 2 and 3, both named formats and all six kinds; a reader
+    that reads fewer passes its own sets and gets version-unread (phase 4) or kind-unread (phase 6).
+    """
+    document, refused = read_document(data, DIALECT_BOUNDS)
+    if refused:
+        return FormResult(refused[0], refused[1])
+    refused = check_phases(document, readable_versions, readable_kinds)
+    if refused:
+        return FormResult(refused[0], refused[1], document)
+    return FormResult(None, "valid", document, digest_of(document))
 
 
 def check_binding(data: bytes, document: Any, dialect_digest: str) -> BindingResult:
-    """A binding document (§4.4) against the unbound dialect; on success the bound dialect."""
-    raise NotImplementedError
+    """A binding document (§4.4) against the unbound dialect; on success the bound dialect and its digest.
+
+    `document` is the unbound dialect as parsed (a FormResult's document) and `dialect_digest` its
+    digest. The two documents' phases interleave as §11 orders them: the binding's bytes (1, 2), both
+    documents' counts (3), the dialect's version (4), both forms (5), then the bound dialect is built.
+    """
+    binding, refused = read_document(data, Bounds(max_bytes=BINDING_BYTES, max_depth=64))
+    if refused:
+        return BindingResult(refused[0], "binding: " + refused[1])
+    refused = (
+        count_refusal(document)
+        or binding_count_refusal(binding)
+        or version_refusal(document)
+        or form_refusal(document)
+        or binding_form_refusal(binding, document, dialect_digest)
+        or kind_refusal(document, ALL_KINDS)
+    )
+    if refused:
+        return BindingResult(refused[0], refused[1])
+    bound = bound_dialect(document, binding)
+    refused = check_phases(bound, READABLE_VERSIONS, ALL_KINDS)
+    if refused:
+        return BindingResult(refused[0], "the bound dialect: " + refused[1])
+    return BindingResult(None, "valid", bound, digest_of(bound))
+
+
+def form_report(dialect: bytes, binding: bytes | None = None) -> dict:
+    """The report of `exchange form DIALECT [--binding B]`: valid with digest (and boundDigest), or a refusal."""
+    result = check_form(dialect)
+    if result.refusal:
+        return {"result": "refusal", "refusal": result.refusal, "detail": result.detail}
+    if binding is None:
+        return {"result": "valid", "digest": result.digest}
+    bound = check_binding(binding, result.document, result.digest)
+    if bound.refusal:
+        return {"result": "refusal", "refusal": bound.refusal, "detail": bound.detail}
+    return {"result": "valid", "digest": result.digest, "boundDigest": bound.bound_digest}
