@@ -214,8 +214,11 @@ class CatalogBuilder:
             kind = entry.get("kind") if entry.get("kind") in ("dialect", "preset") else "dialect"
             row: dict[str, Any] = {"id": entry_id, "kind": kind, "path": rel,
                                    "entryDigest": sha((path / "entry.json").read_bytes())}
+            direction = entry.get("direction") if entry.get("kind") != "preset" else "input"
+            gives = {"dialect.json": direction in ("input", "both", None) or direction not in ("output",),
+                     "output.json": direction in ("output", "both") or direction not in ("input", "both", "output")}
             for name, member in (("dialect.json", "dialectDigest"), ("output.json", "outputDigest")):
-                if (path / name).is_file():
+                if (path / name).is_file() and gives[name]:
                     row[member] = sha((path / name).read_bytes())
             fixtures = []
             for item in entry.get("fixtures", []) if isinstance(entry.get("fixtures"), list) else []:

@@ -17,7 +17,7 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Tree, TreeError
 from . import documents as docs
 from . import grammar
-from .entry import check_entry, entry_version_refusal
+from .entry import check_entry
 from .reference import reference_refusal
 
 FIXTURE_REQUIRED = ("case.json", "profiles.json", "preparation.json")
@@ -123,7 +123,7 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
         return check
     _read_entry(tree, check, listing)
     wanted = _expected_files(check.entry)
-    _store_documents(tree, check, listing)
+    reads = _read_documents(tree, check, listing, wanted)
     for name, node in listing.items():
         full = f"{path}/{name}"
         if name not in wanted:
@@ -140,25 +140,28 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
         node = listing["README.md"]
         if node.size > docs.README_BOUND:
             check.refuse("file-over-bound", f"{path}/README.md", f"{node.size} bytes, over {docs.README_BOUND}")
-    if check.entry is not None and "output.json" in wanted and _is_file(listing, "output.json"):
-        _check_output(tree, check)
+    if check.entry is not None and "output.json" in reads:
+        _check_output(check, reads["output.json"])
     if check.entry is not None:
-        _check_dialect(tree, check, listing)
+        _check_dialect(check, reads.get("dialect.json"))
         if "fixtures" in wanted:
             _check_fixtures(tree, check, listing)
     return check
 
 
-def _store_documents(tree: Tree, check: EntryCheck, listing: dict) -> None:
-    """The stored-byte digests the manifest pins, whatever else the entry holds (§3 "Digests")."""
-    limits = {"dialect.json": docs.DIALECT_BOUND, "output.json": docs.OUTPUT_BOUND}
-    for name, limit in limits.items():
-        if _is_file(listing, name):
+def _read_documents(tree: Tree, check: EntryCheck, listing: dict, wanted: dict) -> dict[str, docs.Read]:
+    """Each document the entry may hold, read once within its bound; the stored-byte digests the
+    manifest pins (§3 "Digests"). dialect.json's bound is the form checker's (input-over-bound)."""
+    reads = {}
+    for name, limit, over in (("dialect.json", docs.DIALECT_BOUND, "input-over-bound"),
+                              ("output.json", docs.OUTPUT_BOUND, "file-over-bound")):
+        if name in wanted and _is_file(listing, name):
             check.present.add(name)
-        if _is_file(listing, name) and listing[name].size <= limit:
-            raw = docs.read_bytes(tree, f"{check.path}/{name}", limit)
-            if raw.data is not None:
-                check.stored[name] = digest(raw.data)
+            read = docs.read_bytes(tree, f"{check.path}/{name}", limit, over_code=over)
+            if read.data is not None:
+                check.stored[name] = digest(read.data)
+            reads[name] = read
+    return reads
 
 
 def _is_file(listing: dict, name: str) -> bool:
@@ -192,25 +195,18 @@ def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
         check.refusals.append(read.refusal.with_entry(check.id))
         return
     value = read.value
-    early = entry_version_refusal(value, path)
-    if early:
-        check.refusals.append(early.with_entry(check.id))
-        return
-    for refusal in check_entry(value, path):
-        check.refusals.append(refusal.with_entry(check.id))
-    if isinstance(value, dict):
+    refusals = check_entry(value, path)
+    check.refusals += [r.with_entry(check.id) for r in refusals]
+    if isinstance(value, dict) and not any(r.code == "entry-version-unread" for r in refusals):
         check.entry = value
         if isinstance(value.get("id"), str) and value["id"] != check.id:
             check.refuse("entry-id-path", path, f"id: {value['id']!r} but the directory {check.path} reads as "
                                                 f"{check.id!r}; the id is the path with '/' read as '.'")
 
 
-def _check_output(tree: Tree, check: EntryCheck) -> None:
+def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     path = f"{check.path}/output.json"
-    read = docs.read_json(tree, path, docs.OUTPUT_BOUND, malformed_code="output-malformed",
-                          nested_code="output-malformed")
-    if read.data is not None:
-        check.stored["output.json"] = digest(read.data)
+    read = docs.parse(raw, path, docs.OUTPUT_BOUND, malformed_code="output-malformed", nested_code="output-malformed")
     if read.refusal:
         check.refusals.append(read.refusal.with_entry(check.id))
         return
@@ -245,19 +241,16 @@ def _check_output(tree: Tree, check: EntryCheck) -> None:
                      f"output/digest is {ref['digest']}, the document's canonical digest is {actual}")
 
 
-def _check_dialect(tree: Tree, check: EntryCheck, listing: dict) -> None:
+def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     """The reference chain, then the document form, then the kind rules that read the document."""
     entry_path_ = f"{check.path}/entry.json"
     path = f"{check.path}/dialect.json"
-    has_doc = _is_file(listing, "dialect.json") and "dialect" in check.entry
     form = None
-    if has_doc:
-        raw = docs.read_bytes(tree, path, docs.DIALECT_BOUND, over_code="input-over-bound")
+    if raw is not None and "dialect" in check.entry:
         if raw.refusal:
             check.refusals.append(raw.refusal.with_entry(check.id))
         else:
             check.document_data = raw.data
-            check.stored["dialect.json"] = digest(raw.data)
             form = dialect_form.check_form(raw.data)
             check.document = form.document
     readable = form is not None and form.document is not None

@@ -44,11 +44,10 @@ def read_bytes(tree: Tree, path: str, limit: int, over_code: str = "file-over-bo
         return Read(refusal=Refusal("file-unreadable", path, str(exc)))
 
 
-def read_json(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound",
-              malformed_code: str = "json-malformed", nested_code: str = "json-over-bound") -> Read:
-    """A file read strictly as one JSON value (dialect §1) under its byte bound and §12's nesting."""
-    raw = read_bytes(tree, path, limit, over_code)
-    if raw.refusal:
+def parse(raw: Read, path: str, limit: int, malformed_code: str = "json-malformed",
+          nested_code: str = "json-over-bound") -> Read:
+    """Bytes already read, read strictly as one JSON value (dialect §1) under §12's nesting bound."""
+    if raw.refusal or raw.data is None:
         return raw
     try:
         value = loads(raw.data, Bounds(max_bytes=limit, max_depth=NESTING))
@@ -56,3 +55,9 @@ def read_json(tree: Tree, path: str, limit: int, over_code: str = "file-over-bou
         code = nested_code if exc.kind == OVER_BOUND else malformed_code
         return Read(data=raw.data, refusal=Refusal(code, path, exc.detail))
     return Read(data=raw.data, value=value)
+
+
+def read_json(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound",
+              malformed_code: str = "json-malformed", nested_code: str = "json-over-bound") -> Read:
+    """A file read strictly as one JSON value (dialect §1) under its byte bound and §12's nesting."""
+    return parse(read_bytes(tree, path, limit, over_code), path, limit, malformed_code, nested_code)

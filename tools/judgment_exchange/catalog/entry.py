@@ -72,6 +72,13 @@ class _Refusals:
                 self.add(MISSING, f"{member}/{name}", "required")
         return True
 
+    def array(self, value: dict, member: str) -> list | None:
+        """The member's array, or None after refusing another type."""
+        if not isinstance(value[member], list):
+            self.add(INVALID, member, f"expected an array, found {_type_name(value[member])}")
+            return None
+        return value[member]
+
     def digest(self, value: Any, member: str) -> None:
         if not grammar.is_digest(value):
             self.add(INVALID, member, "expected sha256: and 64 lowercase hexadecimal characters")
@@ -272,9 +279,8 @@ def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
 def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
     if "fixtures" not in value:
         return
-    f = value["fixtures"]
-    if not isinstance(f, list):
-        r.add(INVALID, "fixtures", f"expected an array, found {_type_name(f)}")
+    f = r.array(value, "fixtures")
+    if f is None:
         return
     if direction == "output" and f:
         r.add(INVALID, "fixtures", "exactly [] for direction output (output fixtures are held by digests only)")
@@ -302,9 +308,8 @@ def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
 def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
     if "verification" not in value:
         return
-    v = value["verification"]
-    if not isinstance(v, list):
-        r.add(INVALID, "verification", f"expected an array, found {_type_name(v)}")
+    v = r.array(value, "verification")
+    if v is None:
         return
     if kind == "preset" and v:
         r.add(INVALID, "verification", "exactly [] for a preset: no preparation was verified (§3)")
