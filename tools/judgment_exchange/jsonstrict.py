@@ -78,6 +78,7 @@ class JsonRefusal(Exception):
         self.detail = detail
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|[0-9+\-.eE]+', re.DOTALL)
 _EXPONENT = re.compile(rb"[eE][+-]?([0-9]+)")
 
@@ -170,7 +171,8 @@ def parse(data: bytes) -> Any:
         raise JsonRefusal(OVER_BOUND, "nesting too deep") from None
     if _skip_ws(text, end) != len(text):
         raise JsonRefusal(MALFORMED, "more than one JSON value, or text after the value")
-    _check_strings(value)
+    if _SURROGATE_ESCAPE.search(text):  # raw surrogates are not UTF-8; only an escape can make one
+        _check_strings(value)
     return value
 
 

@@ -1,0 +1,68 @@
+"""Publication identity: one canonical dialect.digest per artifact pair (RFC 0019 §§3, 7)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from ..refusal import Refusal
+from .codes import ARTIFACT_CONTENT_CHANGED
+from .model import CurrentEntry, HistoricalRow, Pair
+
+
+def _named(entries: Sequence[CurrentEntry]) -> list[CurrentEntry]:
+    return sorted(
+        (e for e in entries if e.artifact is not None and e.dialect_digest is not None),
+        key=lambda e: e.id.encode("utf-8"),
+    )
+
+
+def _pair_text(pair: Pair) -> str:
+    return f"(artifact.id {pair[0]!r}, artifact.version {pair[1]!r})"
+
+
+def artifact_refusals(current: Sequence[CurrentEntry]) -> list[Refusal]:
+    """Within one release: rows declaring one pair with different dialect.digest (§3), one refusal per entry."""
+    by_pair: dict[Pair, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for entry in _named(current):
+        by_pair[entry.artifact][entry.dialect_digest].append(entry.id)
+    refusals = []
+    for entry in _named(current):
+        digests = by_pair[entry.artifact]
+        if len(digests) > 1:
+            others = "; ".join(
+                f"{', '.join(ids)} with {d}" for d, ids in sorted(digests.items()) if d != entry.dialect_digest
+            )
+            refusals.append(
+                Refusal(
+                    ARTIFACT_CONTENT_CHANGED,
+                    f"{entry.path}/entry.json",
+                    f"{_pair_text(entry.artifact)} has dialect.digest {entry.dialect_digest} here and "
+                    f"another in this release: {others}",
+                    entry.id,
+                )
+            )
+    return refusals
+
+
+def history_artifact_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalRow]) -> list[Refusal]:
+    """Against previous releases: a pair published there with another dialect.digest, withdrawn or not (§7)."""
+    published: dict[Pair, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        if row.pair is not None and row.dialect_digest is not None:
+            published[row.pair][row.dialect_digest].append(f"{row.id} in {row.release}")
+    refusals = []
+    for entry in _named(current):
+        changed = {d: where for d, where in published.get(entry.artifact, {}).items() if d != entry.dialect_digest}
+        if changed:
+            earlier = "; ".join(f"{d} ({', '.join(where)})" for d, where in sorted(changed.items()))
+            refusals.append(
+                Refusal(
+                    ARTIFACT_CONTENT_CHANGED,
+                    f"{entry.path}/entry.json",
+                    f"{_pair_text(entry.artifact)} has dialect.digest {entry.dialect_digest} here, but was "
+                    f"published with {earlier}",
+                    entry.id,
+                )
+            )
+    return refusals

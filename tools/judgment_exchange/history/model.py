@@ -1,0 +1,84 @@
+"""The values the history check reads and returns (RFC 0019 §§3, 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..refusal import Refusal
+
+Pair = tuple[str, str]
+
+CHECKED = "checked"
+NO_RELEASES = "no-releases"
+
+
+@dataclass(frozen=True)
+class CurrentEntry:
+    """One entry of the candidate release: its id, its directory and what identity and upgrade need.
+
+    `path` is the entry directory, repository-relative (``entries/<publisher>/<name>``);
+    `artifact` is (artifact.id, artifact.version) or None; `dialect_digest` is dialect.digest or None;
+    `upgrade_keys` are the keys of the entry's `upgrade` member.
+    """
+
+    id: str
+    path: str
+    entry_value: Any = None
+    dialect_digest: str | None = None
+    artifact: Pair | None = None
+    upgrade_keys: Sequence[str] = ()
+
+    @classmethod
+    def from_entry(cls, path: str, value: Any) -> "CurrentEntry":
+        """Take id, dialect.digest, artifact and upgrade keys from a parsed entry.json, tolerating bad forms."""
+        value_dict = value if isinstance(value, dict) else {}
+        entry_id = value_dict.get("id")
+        dialect = value_dict.get("dialect")
+        digest = dialect.get("digest") if isinstance(dialect, dict) else None
+        artifact = value_dict.get("artifact")
+        pair = None
+        if isinstance(artifact, dict):
+            artifact_id, version = artifact.get("id"), artifact.get("version")
+            if isinstance(artifact_id, str) and isinstance(version, str):
+                pair = (artifact_id, version)
+        upgrade = value_dict.get("upgrade")
+        return cls(
+            id=entry_id if isinstance(entry_id, str) else path.removeprefix("entries/").replace("/", "."),
+            path=path,
+            entry_value=value,
+            dialect_digest=digest if isinstance(digest, str) else None,
+            artifact=pair,
+            upgrade_keys=tuple(upgrade) if isinstance(upgrade, dict) else (),
+        )
+
+
+@dataclass(frozen=True)
+class Release:
+    """A release (§3, §7): a tag in the grammar, its integer components, the commit it resolves to."""
+
+    tag: str
+    version: tuple[int, int, int]
+    commit: str
+
+
+@dataclass(frozen=True)
+class HistoricalRow:
+    """A previous release's row, with the pair and canonical digest its pinned entry declares."""
+
+    release: str
+    id: str
+    entry_digest: str
+    pair: Pair | None = None
+    dialect_digest: str | None = None
+
+
+@dataclass
+class HistoryResult:
+    """What `check_history` found: `status`, the refusals, the previous releases read, and notes."""
+
+    status: str
+    refusals: list[Refusal] = field(default_factory=list)
+    releases: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,69 @@
+"""Releases: tags in §3's grammar resolved to commits, in tag order (RFC 0019 §§3, 7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from git.refs.symbolic import SymbolicReference
+
+from ..catalog.grammar import release_key
+from ..tree import TreeError
+from .model import Release
+from .objects import ObjectStore
+
+
+class TagListingError(Exception):
+    """The repository's tags could not be listed, or a tag in the grammar could not be read."""
+
+
+@dataclass
+class Tags:
+    """The repository's releases in tag order, and its tags in the grammar that name no commit."""
+
+    releases: list[Release] = field(default_factory=list)
+    not_commits: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def notes(self) -> list[str]:
+        return [
+            f"tag {tag} resolves to a {kind}, not a commit: it is not a release"
+            for tag, kind in self.not_commits.items()
+        ]
+
+
+def list_releases(repo, store: ObjectStore) -> Tags:
+    """Every release of the repository in tag order, and the tags in the grammar that are not releases.
+
+    An annotated tag is peeled to the object it finally names; a tag naming a tree or a blob is not a
+    release and is noted. A tag list that cannot be read, or a tag in the grammar whose reference or
+    objects cannot be read, raises TagListingError.
+    """
+    try:
+        refs = list(repo.tags)
+    except Exception as exc:  # GitPython raises ValueError, TypeError or OSError on damaged refs
+        raise TagListingError(f"the tag list cannot be read ({exc.__class__.__name__}: {exc})") from exc
+    tags = Tags()
+    for ref in refs:
+        name = ref.name
+        version = release_key(name)
+        if version is None:
+            continue
+        try:
+            named = SymbolicReference.dereference_recursive(repo, ref.path)
+            kind, target = store.peel(named)
+        except (TreeError, ValueError, OSError) as exc:
+            raise TagListingError(f"tag {name} cannot be read ({exc})") from exc
+        if kind == "commit":
+            tags.releases.append(Release(name, version, target))
+        else:
+            tags.not_commits[name] = kind
+    tags.releases.sort(key=lambda r: r.version)
+    return tags
+
+
+def previous_releases(releases: list[Release], release_tag: str | None) -> list[Release]:
+    """The releases lower than the release being made; every release for a pull request or a push (O11)."""
+    if release_tag is None:
+        return list(releases)
+    made = release_key(release_tag)
+    return [r for r in releases if made is not None and r.version < made]
