@@ -1,4 +1,4 @@
-"""Real Runner mappings and the portable rule's own vectors, read from /work/shared/vectors at test time."""
+"""Real Runner mappings and the portable rule's own vectors, read from tests/vectors (a verbatim copy of shared/vectors)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from judgment_exchange.dialect import check_form
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+SHARED = Path(__file__).resolve().parents[2] / "tests"
 EXPORTS = SHARED / "vectors" / "runner-exports"
 CORPUS = SHARED / "vectors" / "derivation-corpus"
 

@@ -3,7 +3,7 @@
 `python -m tests.support.examples` rewrites tests/examples/; tests/verifier/test_examples.py holds
 the committed bytes to what this builds and replays every fixture. The preparations are this
 package's own (recorder.py): the examples show self-consistency and give the gate something to
-replay, not independent evidence. No research example: this verifier does not read research.
+replay, not independent evidence.
 """
 
 from __future__ import annotations
@@ -157,10 +157,77 @@ def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
     return dialect, [("open", Inputs(case, acquisitions, [profile], binding))]
 
 
+def research_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
+    """Version 3, a research source asking for answer, search and page, published unbound and bound by binding.json."""
+    ai = gateway.profile("ai", shape="http", klass="generated", adapter="adapter-ai", source="ai/answers",
+                         endpoint="https://ai.example.org/v1", research={"capabilities": ["answer"], "model": "model-x"})
+    search = gateway.profile("search", shape="http", klass="generated", adapter="adapter-search",
+                             source="web/search", endpoint="https://search.example.org/",
+                             research={"capabilities": ["search"]})
+    pages = gateway.profile("pages", shape="http", klass="generated", adapter="adapter-web", source="web/pages",
+                            endpoint=None, endpointScope=["https://www.example.com/"],
+                            research={"capabilities": ["page"]})
+    fields = [
+        {"name": "company-id", "type": "text", "required": True, "description": "The company's identifier."},
+        {"name": "employee-count", "type": "integer", "required": True, "description": "Employees, a count."},
+        {"name": "revenue", "type": "decimal", "required": False, "description": "Annual revenue in millions."},
+        {"name": "active", "type": "boolean", "required": True, "description": "Whether the company trades."},
+        {"name": "roles", "type": "text-list", "required": False, "description": "Roles the company hires for."},
+        {"name": "employee-range", "type": "range", "required": False, "description": "The headcount band."},
+    ]
+    dialect = {
+        "version": 3,
+        "case": {"parameters": {"company": {"pointer": "/company", "type": "string"}}, "facts": [], "evidence": []},
+        "sources": [
+            {"name": "company", "kind": "research", "maxAge": 3600,
+             "question": {"$param": "company"}, "constraints": {"language": "en"}, "model": "model-x",
+             "evidence": ["the company's own site"], "fields": fields, "capabilities": ["answer", "search", "page"],
+             "read": {"rule": {"ruleVersion": "1", "parameters": {}, "clauses": [
+                 {"when": {"op": "all", "of": [{"op": "equals", "field": "/fields/employee-count/status", "to": "found"},
+                                               {"op": "isTrue", "field": "/fields/active/value"}]},
+                  "claim": {"facts": [{"pointer": "/company/employees", "from": "/fields/employee-count/value"},
+                                      {"pointer": "/company/roles", "from": "/fields/roles/value"}],
+                            "evidence": {"company-research": "present"}, "acquisitionStatus": "resolved"},
+                  "reason": "found-active"},
+                 _always("not-found", {"company-research": "unknown"})]}}},
+        ],
+        "admits": {"facts": {"/company/employees": ["generated"], "/company/roles": ["generated"]},
+                   "evidence": {"company-research": ["generated"]}},
+    }
+    binding = {"dialect": canonical_digest(dialect), "sources": {"company": {
+        "profile": "ai", "profileDigest": canonical_digest(ai), "webProfiles": {
+            "search": {"profile": "search", "profileDigest": canonical_digest(search)},
+            "page": {"profile": "pages", "profileDigest": canonical_digest(pages)}}}}}
+    gw = Gateway(seed=gateway.seed)
+    retained = []
+    for profile, request, result, endpoint in (
+        (search, {"query": "Northwind Analytics"}, {"links": ["https://www.example.com/about"]}, "profile"),
+        (pages, {"url": "https://www.example.com/about?lang=en"}, {"text": "Northwind employs 120 people."},
+         "https://www.example.com/about"),
+        (ai, {"model": "model-x", "prompt": "Northwind Analytics"}, {"answer": "120 employees, active"}, "profile"),
+    ):
+        answer = gw.acquire(profile, request, result, AT, endpoint=endpoint)["response"]
+        retained.append({"profile": {"id": profile["id"], "digest": canonical_digest(profile)}, "request": request,
+                         **answer})
+    record_fields = {
+        "company-id": {"status": "found", "cites": [1], "value": "northwind"},
+        "employee-count": {"status": "found", "cites": [1, 2], "value": 120},
+        "revenue": {"status": "conflicting", "cites": [], "values": [{"value": "12.5", "cites": [2]},
+                                                                      {"value": "12.50", "cites": [1]}]},
+        "active": {"status": "found", "cites": [2], "value": True},
+        "roles": {"status": "found", "cites": [1], "value": ["analyst", ""]},
+        "employee-range": {"status": "stale", "cites": []},
+    }
+    acquisitions = {"company": {"response": {"result": {"fields": record_fields, "responses": retained}}}}
+    case = {"company": "Northwind Analytics"}
+    return dialect, [("found", Inputs(case, acquisitions, [ai, search, pages], binding))]
+
+
 EXAMPLES = {
     "examples.mcp-v2": (mcp_v2, 2),
     "examples.calculator-v2": (calculator_v2, 2),
     "examples.http-unbound-v3": (http_unbound_v3, 3),
+    "examples.research-v3": (research_v3, 3),
 }
 
 
@@ -186,9 +253,12 @@ def build(root: Path = ROOT) -> list[Path]:
         entry = {"entryVersion": 3, "kind": "dialect", "id": entry_id, "title": f"Example {entry_id}",
                  "direction": "input", "pack": {"id": "https://packs.example.org/example", "versions": "0.1.0"},
                  "dialect": {"path": "dialect.json", "dialectVersion": version, "digest": canonical_digest(dialect)},
-                 "requires": {}, "sourceKinds": ["operation"], "licence": "Apache-2.0", "author": "example-publisher",
+                 "requires": {}, "sourceKinds": sorted({s["kind"] for s in dialect["sources"]}), "licence": "Apache-2.0", "author": "example-publisher",
                  "assertion": ASSERTION, "fixtures": rows, "verification": []}
         (path / "entry.json").write_bytes(_pretty(entry))
+        (path / "README.md").write_text(f"# {entry_id}\n\n{make.__doc__}\n\nA synthetic example for the verifier's tests: "
+                                        "its receipts are signed with the gateway corpus's published test key, and its "
+                                        "preparations were recorded by this repository's own verifier.\n", encoding="utf-8")
         written.append(path)
     return written
 

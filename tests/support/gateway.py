@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from judgment_exchange.canon import canon, canonical_digest, digest
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "vectors" / "gateway-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "vectors" / "gateway-corpus"
 ADAPTER_DIGEST = "sha256:" + "ea" * 32
 
 

@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable
 
-from judgment_exchange.canon import canon, canonical_digest, digest, preparation_binding, preparation_form
+from judgment_exchange.canon import canon, canonical_digest, digest, preparation_binding
 
 from . import examples
 from .examples import AT, Inputs
@@ -366,6 +366,173 @@ def finding_cases() -> None:
          finding("profile-mismatch"))
 
 
+def research_cases() -> None:
+    dialect, fixtures = examples.research_v3(Gateway())
+    inputs = dict(fixtures)["found"]
+    base = _files(dialect, inputs)
+    case("research-reads", "a research source with answer, search and page, bound by its binding document", base, READING)
+
+    def record_of(acquisitions: dict) -> dict:
+        return acquisitions["company"]["response"]["result"]
+
+    def changed(change: Callable[[dict], Any], recorded: bool = False) -> dict[str, bytes]:
+        acquisitions = json.loads(canon(inputs.acquisitions))
+        change(record_of(acquisitions))
+        if recorded:
+            return _files(dialect, Inputs(inputs.case, acquisitions, inputs.profiles, inputs.binding))
+        return with_file(base, "sources.json", canon(acquisitions))
+
+    def field(name: str, entry: dict) -> Callable[[dict], None]:
+        return lambda r: r["fields"].update({name: entry})
+
+    case("p5-research-field-type", "employee-count, an integer field, answered \"120\" (§4.3)",
+         changed(field("employee-count", {"status": "found", "cites": [1], "value": "120"})), refusal("input-malformed"))
+    case("p5-research-integer-zero", "employee-count answered 0, a present value of its type (§4.3)",
+         changed(field("employee-count", {"status": "found", "cites": [1], "value": 0}), recorded=True), READING)
+    case("p5-research-undeclared-field", "an answer for a field the source does not declare (§4.3)",
+         changed(field("ceo", {"status": "not-found", "cites": []})), refusal("input-malformed"))
+    case("p5-research-required-missing", "no entry for the required field active (§4.3)",
+         changed(lambda r: r["fields"].pop("active") and None), refusal("input-malformed"))
+    case("p5-research-optional-omitted", "no entry for the optional field revenue (§4.3)",
+         changed(lambda r: r["fields"].pop("revenue") and None, recorded=True), READING)
+    case("p5-research-index-out-of-range", "a citation index at responses' length (§4.3)",
+         changed(field("company-id", {"status": "found", "cites": [3], "value": "northwind"})), refusal("input-malformed"))
+    case("p5-research-null-value", "null is never a value (§4.3)",
+         changed(field("company-id", {"status": "found", "cites": [1], "value": None})), refusal("input-malformed"))
+    case("p5-research-range-reversed", "a range whose min is above its max (§4.3)",
+         changed(field("employee-range", {"status": "found", "cites": [1], "value": {"min": "10.5", "max": "9.75"}})),
+         refusal("input-malformed"))
+    case("p5-research-range-equal", "an equal-endpoint decimal range (§4.3)",
+         changed(field("employee-range", {"status": "found", "cites": [1], "value": {"min": "10.50", "max": "10.5"}}),
+                 recorded=True), READING)
+    case("p5-research-conflicting-same", "conflicting observations that do not differ (§4.3)",
+         changed(field("revenue", {"status": "conflicting", "cites": [], "values": [
+             {"value": "12.5", "cites": [1]}, {"value": "12.5", "cites": [2]}]})), refusal("input-malformed"))
+    case("p3-research-text-at-bound", "a text value of 8192 bytes (§12)",
+         changed(field("company-id", {"status": "found", "cites": [1], "value": "x" * 8192}), recorded=True), READING)
+    case("p3-research-text-over-bound", "a text value of 8193 bytes (§12, §11 phase 3)",
+         changed(field("company-id", {"status": "found", "cites": [1], "value": "x" * 8193})), refusal("input-over-bound"))
+    case("p3-research-65-responses", "65 retained responses, over §12's 64 (§11 phase 3)",
+         changed(lambda r: r["responses"].extend([r["responses"][0]] * 62)), refusal("input-over-bound"))
+
+    ai, search, pages = inputs.profiles
+    other_model = {**ai, "research": {"capabilities": ["answer"], "model": "model-y"}}
+    rebound = json.loads(canon(inputs.binding))
+    rebound["sources"]["company"]["profileDigest"] = canonical_digest(other_model)
+    case("f1-research-wrong-model", "the AI profile declares another model (§4.4, §5.1)",
+         base | {"profiles.json": canon([other_model, search, pages]), "binding.json": canon(rebound)},
+         finding("profile-mismatch"))
+    record_ai = {**ai, "class": "record"}
+    rebound["sources"]["company"]["profileDigest"] = canonical_digest(record_ai)
+    case("f1-research-record-class", "a profile of class record assigned to answer (§5.1)",
+         base | {"profiles.json": canon([record_ai, search, pages]), "binding.json": canon(rebound)},
+         finding("profile-mismatch"))
+    spare = {**search, "id": "spare"}
+    case("f1-research-response-unassigned", "a retained response names a trusted profile the source is not bound to",
+         changed(lambda r: r["responses"][0].update(profile={"id": "spare", "digest": canonical_digest(spare)}))
+         | {"profiles.json": canon([ai, search, pages, spare])}, finding("profile-mismatch"))
+    case("f3-research-result-missing", "a retained response without its result (§5.2)",
+         changed(lambda r: r["responses"][1].pop("result") and None), finding("acquisition-missing"))
+    case("f3-research-result-changed", "a retained result changed under its receipt (§5.2 check 5)",
+         changed(lambda r: r["responses"][1]["result"].update(text="Northwind employs 12 people.")),
+         finding("acquisition-invalid"))
+    case("f3-research-request-changed", "a retained request changed under its receipt (§5.2 check 4)",
+         changed(lambda r: r["responses"][0]["request"].update(query="Southwind")), finding("acquisition-invalid"))
+
+    def page(endpoint: str, at: str = AT) -> Callable[[dict], None]:
+        def change(record: dict) -> None:
+            request = {"url": "https://www.example.com/about?lang=en"}
+            answer = Gateway(calls=1).acquire(pages, request, {"text": "Northwind employs 120 people."}, at,
+                                              endpoint=endpoint)["response"]
+            record["responses"][1] = {"profile": {"id": "pages", "digest": canonical_digest(pages)},
+                                      "request": request, **answer}
+        return change
+
+    case("f3-research-page-outside-scope", "a page receipt whose final endpoint is outside the scope (§5.2 check 3)",
+         changed(page("https://evil.example.net/about")), finding("acquisition-invalid"))
+    case("f3-research-page-prefix-sibling", "another host, www.example.org, is outside the scope (§5.1 matching)",
+         changed(page("https://www.example.org/about")), finding("acquisition-invalid"))
+    case("f3-research-page-in-scope", "host case and :443 are the same origin (§5.1 matching)",
+         changed(page("https://WWW.example.com:443/about/team"), recorded=True), READING)
+    case("f3-research-stale-response", "a retained response served 3601 s before verifiedAt, maxAge 3600 (§5.2)",
+         changed(page("https://www.example.com/about", "2026-10-01T10:59:59Z")), finding("acquisition-stale"))
+
+    def reorder(record: dict) -> None:
+        record["responses"][0], record["responses"][1] = record["responses"][1], record["responses"][0]
+        for entry in record["fields"].values():
+            for holder in [entry] + entry.get("values", []):
+                holder["cites"] = [{0: 1, 1: 0}.get(i, i) for i in holder["cites"]]
+    case("f5-research-responses-reordered", "responses reordered, citations updated: the cites order changes (§9.1)",
+         changed(reorder), finding("preparation-differs"))
+
+
+def reconciliation_cases() -> None:
+    gateway = Gateway()
+    ai = gateway.profile("ai", shape="http", klass="generated", adapter="adapter-ai", source="ai/answers",
+                         endpoint="https://ai.example.org/v1", research={"capabilities": ["answer"], "model": "model-x"})
+    fields = [{"name": "employee-count", "type": "integer", "required": False, "description": "Employees."}]
+
+    def research(name: str, read: dict) -> dict:
+        return {"name": name, "kind": "research", "maxAge": 3600, "question": "How many employees?",
+                "constraints": {}, "model": "model-x", "evidence": ["filings"], "fields": fields,
+                "capabilities": ["answer"], "profile": "ai", "profileDigest": canonical_digest(ai), "webProfiles": {},
+                "read": read}
+
+    def entry(who: str) -> str:
+        return f"/sources/{who}/fields/employee-count" if who != "current" else "/current/fields/employee-count"
+
+    def status(who: str, value: str) -> dict:
+        return {"op": "equals", "field": entry(who) + "/status", "to": value}
+
+    def unavailable(who: str) -> dict:
+        return {"op": "any", "of": [{"op": "not", "of": {"op": "exists", "field": entry(who)}},
+                                    status(who, "not-found"), status(who, "stale")]}
+
+    def claim(facts: list, state: str) -> dict:
+        return {"facts": facts, "evidence": {}, "acquisitionStatus": state}
+
+    rule = {"ruleVersion": "1", "parameters": {}, "clauses": [
+        {"when": status("primary", "found"), "reason": "primary",
+         "claim": claim([{"pointer": "/company/employees", "from": entry("primary") + "/value"}], "resolved")},
+        {"when": {"op": "all", "of": [status("current", "found"), unavailable("primary")]}, "reason": "secondary",
+         "claim": claim([{"pointer": "/company/employees", "from": entry("current") + "/value"}], "resolved")},
+        {"when": {"op": "any", "of": [status("primary", "conflicting"), status("current", "conflicting")]},
+         "reason": "conflicting", "claim": claim([], "unknown")},
+        {"when": unavailable("current"), "reason": "unavailable", "claim": claim([], "unknown")},
+        {"when": {"op": "always"}, "reason": "none", "claim": claim([], "unknown")}]}
+    dialect = {"version": 3, "sources": [
+        research("primary", {"copy": {"facts": [], "evidence": []}}),
+        research("secondary", {"sources": ["primary"], "rule": rule})],
+        "admits": {"facts": {"/company/employees": ["generated"]}}}
+
+    def acquisitions(primary: dict, secondary: dict) -> dict:
+        gw = Gateway()
+        out = {}
+        for name, answer in (("primary", primary), ("secondary", secondary)):
+            request = {"prompt": f"{name}: how many employees?"}
+            retained = {"profile": {"id": "ai", "digest": canonical_digest(ai)}, "request": request,
+                        **gw.acquire(ai, request, {"answer": str(answer)}, AT)["response"]}
+            out[name] = {"response": {"result": {"fields": {"employee-count": answer}, "responses": [retained]}}}
+        return out
+
+    found = {"status": "found", "cites": [0], "value": 120}
+    for name, primary, secondary, reason in (
+        ("reconciliation-secondary", {"status": "not-found", "cites": [0]}, found, "secondary"),
+        ("reconciliation-primary", {"status": "found", "cites": [0], "value": 100}, found, "primary"),
+        ("reconciliation-conflicting", {"status": "conflicting", "cites": [], "values": [
+            {"value": 100, "cites": [0]}, {"value": 110, "cites": [0]}]}, found, "conflicting"),
+    ):
+        inputs = Inputs({}, acquisitions(primary, secondary), [ai])
+        files = _files(dialect, inputs)
+        outcome = json.loads(files["preparation.json"])["outcomes"][-1]
+        assert outcome["reason"] == reason, outcome
+        case(name, f"a reconciliation read (§6.4) over primary and the current record: clause {reason!r}", files, READING)
+    broken = _files(dialect, Inputs({}, acquisitions(found, found), [ai]))
+    case("f3-reconciliation-earlier-invalid", "an earlier source's bad receipt is its own finding; no fallback (§6.4)",
+         edited(broken, "sources.json", lambda a: a["primary"]["response"]["result"]["responses"][0]["result"].update(
+             answer="999")), finding("acquisition-invalid"))
+
+
 def _repin(dialect: dict, profile: dict) -> dict:
     out = copy.deepcopy(dialect)
     for source in out["sources"]:
@@ -377,6 +544,8 @@ def build(root: Path = ROOT) -> None:
     WRITTEN.clear()
     refusal_cases()
     finding_cases()
+    research_cases()
+    reconciliation_cases()
     if root.exists():
         shutil.rmtree(root)
     for name, spec in WRITTEN.items():

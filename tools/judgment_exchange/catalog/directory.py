@@ -14,7 +14,7 @@ from .. import dialect as dialect_form
 from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..jsonstrict import integer
 from ..refusal import Refusal
-from ..tree import DIR, FILE, MISSING, Tree, TreeError
+from ..tree import DIR, FILE, Tree, TreeError
 from . import documents as docs
 from . import grammar
 from .entry import check_entry

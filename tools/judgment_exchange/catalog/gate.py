@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..refusal import Refusal, Report
 from ..tree import DIR, FILE, Tree, TreeError
-from .directory import EntryCheck, check_entry_directory
+from .directory import check_entry_directory
 from .manifest import check_rows, read_manifest
 
 ENTRIES = "entries"

@@ -1,1 +1,13 @@
-"""The preparation verifier (dialect §§5–11). STUB: being written."""
+"""The preparation verifier (dialect §§5–11): recompute a preparation from its inputs and hold it.
+
+`verify(Documents)` gives a `Refused`, a `Found` or a `Reading`; `report` / `report_bytes` write
+§11's report; `program.main` is `exchange verify`; `replay_fixture` and `replay_with_program`
+replay one fixture for the gate. docs/verifier.md states what is read and every reading chosen.
+"""
+
+from .replay import replay_fixture, replay_with_program
+from .results import Found, Reading, Refused
+from .verify import READABLE_KINDS, Documents, report, report_bytes, verify
+
+__all__ = ["READABLE_KINDS", "Documents", "Found", "Reading", "Refused", "replay_fixture", "replay_with_program",
+           "report", "report_bytes", "verify"]

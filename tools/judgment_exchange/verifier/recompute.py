@@ -1,0 +1,523 @@
+"""Recomputing a preparation (dialect §§3–9): findings 1–4 of §11 in their order, and finding 5's comparison.
+
+The dialect is read bound (§4.4): a binding document has already been applied. Every document has
+passed §11's refusal phases before `recompute` runs; a bound measured late (an unwrapped string,
+§6.1) is a refusal even here, with nothing else reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import codes, receipts, research
+from .calculation import calculation_answer
+from .results import Found, Refused
+from .rule import ReadFailed, evaluate
+from .templates import commitments, instantiate, is_form, is_string_template
+from .unwrap import unwrap
+from .values import ABSENT, in_canon, instant, resolve, write
+from ..canon import CanonError, canonical_digest, preparation_form
+from ..jsonstrict import depth, integer
+
+VERIFICATION = "verified acquisitions; session sealing and input truth are not established"
+DEFAULT_ADMITS = ("asserted", "record")
+AVAILABILITY = ("present", "absent", "unknown")
+
+
+@dataclass
+class Inputs:
+    """What derives a preparation (§9.4), read and form-checked; `unbound` names each bound source's shape and record."""
+
+    dialect: dict
+    case: Any
+    acquisitions: dict
+    profiles: dict[str, tuple[dict, str]]
+    verified_at: str
+    unbound: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass
+class Source:
+    """One outcome's working state: the case or a source."""
+
+    name: str
+    doc: dict
+    read: dict
+    cls: str = "asserted"
+    influence: bool = False
+    profile: dict | None = None
+    fact_targets: list[str] = field(default_factory=list)
+    evidence_targets: list[str] = field(default_factory=list)
+    candidates: dict[str, list[str]] = field(default_factory=dict)
+    parameters: dict[str, dict] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    skipped: bool = False
+    request: Any = None
+    citations: list[dict] = field(default_factory=list)
+    acquired: bool = False
+    own_receipt: bool = False
+    record: Any = None
+    calculation: dict | None = None
+    computed: bool = False
+    rule_applied: bool = False
+    claim: dict | None = None
+
+
+@dataclass
+class Recomputation:
+    """A recomputed preparation and what the reading reports of it."""
+
+    preparation: dict
+    facts: dict
+    evidence: dict
+    targets_by_class: dict
+    unsigned_parameters: list
+    unsigned_freshness: dict | None
+
+
+def targets(read: dict) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """A read's fact targets and evidence targets (§8), each by code point, and each target's candidateFrom."""
+    facts: set[str] = set()
+    evidence: set[str] = set()
+    candidates: dict[str, set[str]] = {}
+    if "copy" in read:
+        for entry in read["copy"]["facts"]:
+            facts.add(entry["target"])
+            candidates.setdefault(entry["target"], set()).add(entry["source"])
+        for entry in read["copy"]["evidence"]:
+            evidence.add(entry["requirement"])
+            candidates.setdefault(entry["requirement"], set()).add(entry["source"])
+    else:
+        for clause in read["rule"]["clauses"]:
+            for entry in clause["claim"]["facts"]:
+                facts.add(entry["pointer"])
+                candidates.setdefault(entry["pointer"], set()).add(entry["from"])
+            evidence.update(clause["claim"]["evidence"])
+    return sorted(facts), sorted(evidence), {k: sorted(v) for k, v in candidates.items()}
+
+
+def _typed(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return integer(value) is not None
+    return instant(value) is not None
+
+
+def copy(read_copy: dict, value: Any) -> dict | ReadFailed:
+    """§6.2: the claim a copy derives from the value read."""
+    facts: dict = {}
+    availability: dict = {}
+    for entry in read_copy["facts"]:
+        found = resolve(value, entry["source"])
+        if found is ABSENT:
+            continue
+        if not in_canon(found):
+            return ReadFailed(f"the value at {entry['source']} is outside the canon domain")
+        write(facts, entry["target"], found)
+    for entry in read_copy["evidence"]:
+        found = resolve(value, entry["source"])
+        if found is ABSENT:
+            continue
+        if found not in AVAILABILITY:
+            return ReadFailed(f"the value at {entry['source']} is not present, absent or unknown")
+        availability[entry["requirement"]] = found
+    basis = {e["source"] for e in read_copy["facts"]} | {e["source"] for e in read_copy["evidence"]}
+    return {"facts": facts, "evidenceAvailability": availability, "acquisitionStatus": "resolved",
+            "reason": "copied", "basis": sorted(basis)}
+
+
+class _Run:
+    def __init__(self, inputs: Inputs) -> None:
+        self.inputs = inputs
+        self.dialect = inputs.dialect
+        self.now = instant(inputs.verified_at)
+        self.case_decl: dict = self.dialect["case"].get("parameters", {}) if "case" in self.dialect else {}
+        self.case_values: dict[str, Any] = {}
+        self.outcomes: list[Source] = []
+        self.by_name: dict[str, Source] = {}
+        self.calls: list[tuple[str, int]] = []
+
+    def types(self, source: dict) -> dict[str, str]:
+        out = {name: decl["type"] for name, decl in self.case_decl.items()}
+        out.update({name: decl["type"] for name, decl in source.get("parameters", {}).items()})
+        out["runAt"] = "timestamp"
+        return out
+
+    def profile_mismatch(self, source: dict) -> str | None:
+        """Finding 1 for one source (§5.1, §4.1, §4.4); a research source's in research.py."""
+        if source["kind"] == "research":
+            member = self.inputs.acquisitions.get(source["name"])
+            record = member["response"]["result"] if member is not None else None
+            return research.binding_mismatch(source, self.inputs.profiles, record)
+        entry = self.inputs.profiles.get(source["profile"])
+        if entry is None:
+            return f"no trusted profile has the id {source['profile']!r}"
+        profile, digest = entry
+        if digest != source["profileDigest"]:
+            return "the trusted profile's digest is not the source's profileDigest"
+        if profile["shape"] == "command":
+            return "a profile of shape command serves no operation"
+        if "endpointScope" in profile:
+            return "a profile with endpointScope serves no operation"
+        arguments = source["arguments"]
+        if profile["shape"] == "mcp":
+            if set(arguments) != {"tool", "arguments"} or not isinstance(arguments["tool"], str) or not arguments["tool"]:
+                return "under shape mcp the request is exactly a tool call, {tool, arguments}"
+            if arguments["tool"] not in profile.get("tools", []):
+                return f"the tool {arguments['tool']!r} is not among the profile's tools"
+        if profile["adapter"]["name"] == "adapter-http" and "query" in arguments:
+            query = arguments["query"]
+            types = self.types(source)
+            if not isinstance(query, dict) or is_form(query) or not all(is_string_template(v, types) for v in query.values()):
+                return "under adapter-http a query is an object of string templates"
+        if ("calculator" in profile) != ("calculation" in source):
+            return "calculation is declared exactly when the profile is a calculator's"
+        if source["name"] in self.inputs.unbound:
+            shape, record = self.inputs.unbound[source["name"]]
+            if profile["shape"] != shape or profile["adapter"]["name"] != record:
+                return "the bound profile's shape or adapter.name is not the unbound source's shape or record"
+        return None
+
+    def run(self) -> Found | Refused | Recomputation:
+        for source in self.dialect.get("sources", []):
+            if (why := self.profile_mismatch(source)) is not None:
+                return Found(codes.PROFILE_MISMATCH, f"source {source['name']!r}: {why}")
+        if "case" in self.dialect:
+            if (stop := self.case()) is not None:
+                return stop
+        for source in self.dialect.get("sources", []):
+            if (stop := self.source(source)) is not None:
+                return stop
+        for name in self.inputs.acquisitions:
+            if name not in self.by_name or name == "case":
+                return Found(codes.ACQUISITION_UNEXPECTED, f"the acquisition {name!r} names no source")
+        if (stop := self.admission()) is not None:
+            return stop
+        return self.preparation()
+
+    def case(self) -> Found | None:
+        case = self.dialect["case"]
+        document = self.inputs.case
+        for name, decl in self.case_decl.items():
+            value = resolve(document, decl["pointer"])
+            if value is ABSENT or not _typed(value, decl["type"]):
+                return Found(codes.PARAMETER_INVALID, f"case parameter {name!r} does not resolve to a value of type {decl['type']}")
+            self.case_values[name] = value
+        read = {"copy": {"facts": case["facts"], "evidence": case["evidence"]}}
+        state = Source("case", case, read)
+        state.fact_targets, state.evidence_targets, state.candidates = targets(read)
+        state.values = dict(self.case_values)
+        claim = copy(read["copy"], document)
+        if isinstance(claim, ReadFailed):
+            return Found(codes.READ_FAILED, f"the case: {claim.detail}")
+        state.claim = claim
+        self.add(state)
+        return None
+
+    def add(self, state: Source) -> None:
+        self.outcomes.append(state)
+        self.by_name[state.name] = state
+
+    def source(self, source: dict) -> Found | Refused | None:
+        name = source["name"]
+        profile = self.inputs.profiles[source["profile"]][0]
+        klass = "generated" if source["kind"] == "research" else profile["class"]
+        state = Source(name, source, source["read"], cls=klass, profile=profile)
+        state.fact_targets, state.evidence_targets, state.candidates = targets(source["read"])
+        state.parameters = source.get("parameters", {})
+        state.influence = klass == "generated"
+        state.values = dict(self.case_values)
+        for pname, decl in state.parameters.items():
+            earlier = self.by_name[decl["from"]]
+            state.influence = state.influence or earlier.influence
+            if earlier.skipped or earlier.claim["acquisitionStatus"] != "resolved":
+                state.skipped = True
+                continue
+            value = resolve(earlier.claim["facts"], decl["pointer"])
+            if value is ABSENT:
+                state.skipped = True
+                continue
+            if not _typed(value, decl["type"]):
+                return Found(codes.PARAMETER_INVALID, f"source {name!r}: parameter {pname!r} is not of type {decl['type']}")
+            state.values[pname] = value
+        member = self.inputs.acquisitions.get(name)
+        if state.skipped:
+            if member is not None:
+                return Found(codes.ACQUISITION_UNEXPECTED, f"source {name!r} is skipped and has an acquisition")
+            state.claim = {"facts": {}, "evidenceAvailability": {}, "acquisitionStatus": "unknown",
+                           "reason": "dependency-unavailable", "basis": []}
+            self.add(state)
+            return None
+        if member is None:
+            return Found(codes.ACQUISITION_MISSING, f"source {name!r} has no acquisition")
+        return self.acquired(state, member["response"])
+
+    def receipted(self, state: Source, response: dict, request: Any, result: Any, profile: dict,
+                  what: str) -> Found | None:
+        """§5.2 checks 1–5, times and sessions for one receipt; its citation is kept on the state."""
+        receipt = response["receipt"]
+        if (why := receipts.check(receipt, response["salts"], result, request, profile)) is not None:
+            return Found(codes.ACQUISITION_INVALID, f"{what}: {why}")
+        if (why := receipts.stale(receipt, self.now, integer(state.doc["maxAge"]))) is not None:
+            return Found(codes.ACQUISITION_STALE, f"{what}: {why}")
+        self.calls.append((receipt["sessionId"], integer(receipt["callIndex"])))
+        if not receipts.sessions_hold(self.calls):
+            return Found(codes.ACQUISITION_SESSIONS, f"{what}: its receipt breaks both session forms")
+        state.citations.append(receipts.citation(receipt))
+        return None
+
+    def research(self, state: Source, response: dict) -> Found | Refused | None:
+        """A research source (§4.3, §5.2, §6.4): each retained response, the record's own receipt, then its read."""
+        source = state.doc
+        state.request = research.request(source, instantiate(source["question"], state.values))
+        record = response["result"]
+        for index, retained in enumerate(record["responses"]):
+            what = f"source {state.name!r}, response {index}"
+            if "result" not in retained:
+                return Found(codes.ACQUISITION_MISSING, f"{what}: the retained result is missing")
+            profile = self.inputs.profiles[retained["profile"]["id"]][0]
+            if (found := self.receipted(state, retained, retained["request"], retained["result"], profile, what)):
+                return found
+        if "receipt" in response:
+            state.own_receipt = True
+            if (found := self.receipted(state, response, state.request, record, state.profile,
+                                        f"source {state.name!r}, the record's receipt")):
+                return found
+        if not in_canon(record):
+            return Found(codes.ACQUISITION_INVALID, f"source {state.name!r}: the research record is outside the canon domain")
+        state.record = record
+        state.acquired = True
+        read = source["read"]
+        value = record
+        if "sources" in read:
+            earlier = {n: self.by_name[n].record for n in read["sources"] if not self.by_name[n].skipped}
+            value = {"current": record, "sources": earlier}
+            if depth(value) > research.MAX_COMBINED_DEPTH:
+                return Refused(codes.INPUT_OVER_BOUND, f"source {state.name!r}: the combined value is nested deeper "
+                                                       f"than {research.MAX_COMBINED_DEPTH} levels (§6.4)")
+        return self.apply(state, value)
+
+    def apply(self, state: Source, value: Any) -> Found | None:
+        """The source's read over the value read (§6.2, §6.3), and its outcome."""
+        read = state.doc["read"]
+        if "copy" in read:
+            claim = copy(read["copy"], value)
+        else:
+            rule = read["rule"]
+            claim = evaluate(rule, value, {p: state.values.get(p) if p != "runAt" else self.inputs.verified_at
+                                          for p in rule.get("parameters", {})})
+            state.rule_applied = True
+        if isinstance(claim, ReadFailed):
+            return Found(codes.READ_FAILED, f"source {state.name!r}: {claim.detail}")
+        state.claim = claim
+        self.add(state)
+        return None
+
+    def acquired(self, state: Source, response: dict) -> Found | Refused | None:
+        source = state.doc
+        if source["kind"] == "research":
+            return self.research(state, response)
+        state.request = instantiate(source["arguments"], state.values)
+        result = response["result"]
+        if (found := self.receipted(state, response, state.request, result, state.profile, f"source {state.name!r}")):
+            return found
+        state.acquired = True
+        value = result
+        read = source["read"]
+        if "unwrap" in read:
+            value = unwrap(value, read["unwrap"])
+            if isinstance(value, Refused):
+                return value
+            if isinstance(value, ReadFailed):
+                return Found(codes.READ_FAILED, f"source {state.name!r}: {value.detail}")
+        if "calculation" in source:
+            answer = calculation_answer(value, state.profile["calculator"], source["calculation"], state.values, self.now)
+            if isinstance(answer, str):
+                return Found(codes.CALCULATION_INVALID, f"source {state.name!r}: {answer}")
+            state.calculation = self.calculation_lineage(state, answer)
+            state.computed = answer["status"] == "computed"
+            if not state.computed:
+                state.claim = {"facts": {}, "evidenceAvailability": {t: "unknown" for t in state.evidence_targets},
+                               "acquisitionStatus": "unknown", "reason": "calculation-" + answer["status"],
+                               "basis": ["/calculation/status"]}
+                self.add(state)
+                return None
+        return self.apply(state, value)
+
+    def origin(self, state: Source, parameter: str) -> tuple[str, str]:
+        if parameter in state.parameters:
+            decl = state.parameters[parameter]
+            return decl["from"], decl["pointer"]
+        return "case", self.case_decl[parameter]["pointer"]
+
+    def calculation_lineage(self, state: Source, answer: dict) -> dict:
+        bound = state.doc["calculation"]["inputs"]
+        inputs = []
+        for name in sorted(answer["inputs"]):
+            source, pointer = self.origin(state, bound[name])
+            inputs.append({"name": name, "parameter": bound[name], "source": source, "pointer": pointer})
+        return {"calculator": answer["calculator"], "status": answer["status"], "asOf": answer["asOf"], "inputs": inputs}
+
+    def admission(self) -> Found | None:
+        admits = self.dialect.get("admits", {})
+        for state in self.outcomes:
+            for kind, names in (("facts", state.fact_targets), ("evidence", state.evidence_targets)):
+                for target in names:
+                    allowed = admits.get(kind, {}).get(target, DEFAULT_ADMITS)
+                    if state.cls not in allowed or (state.influence and "generated" not in allowed):
+                        return Found(codes.ADMISSION_REFUSED, f"{state.name!r}'s target {target!r} does not admit its class")
+        return None
+
+    def lineage(self, state: Source) -> list[dict]:
+        entries = []
+        read_digest = canonical_digest(state.read)
+        dependencies = [{"parameter": p, "source": d["from"], "pointer": d["pointer"]}
+                        for p, d in sorted(state.parameters.items())]
+        for kind, names in (("fact", state.fact_targets), ("evidence", state.evidence_targets)):
+            for target in names:
+                if kind == "fact":
+                    present = resolve(state.claim["facts"], target) is not ABSENT
+                else:
+                    present = target in state.claim["evidenceAvailability"]
+                entry = {"target": target, "kind": kind, "source": state.name, "class": state.cls,
+                         "generatedInfluence": state.influence, "present": present,
+                         "status": state.claim["acquisitionStatus"], "reason": state.claim["reason"],
+                         "readDigest": read_digest, "basis": state.claim["basis"]}
+                candidates = [] if kind == "evidence" and "rule" in state.read else state.candidates.get(target, [])
+                if candidates:
+                    entry["candidateFrom"] = candidates
+                if dependencies:
+                    entry["dependencies"] = dependencies
+                if state.doc.get("kind") == "research":
+                    if state.citations:
+                        entry["receipts"] = state.citations
+                elif state.citations:
+                    entry["receipt"] = state.citations[0]
+                if state.calculation is not None:
+                    entry["calculation"] = state.calculation
+                entries.append(entry)
+        return entries
+
+    def outcome(self, state: Source) -> dict:
+        parameters = dict(state.values)
+        parameters["runAt"] = self.inputs.verified_at
+        out = {"name": state.name, "parameters": parameters, "claim": state.claim,
+               "status": state.claim["acquisitionStatus"], "reason": state.claim["reason"]}
+        if state.request is not None:
+            out["arguments"] = state.request
+        return out
+
+    def preparation(self) -> Recomputation:
+        lineage = [entry for state in self.outcomes for entry in self.lineage(state)]
+        cites = [c for s in self.outcomes for c in s.citations]
+        if not any(s.get("kind") == "research" for s in self.dialect.get("sources", [])):
+            cites.sort(key=lambda c: integer(c["callIndex"]))
+        preparation = {
+            "version": family(self.dialect),
+            "verifiedAt": self.inputs.verified_at,
+            "mappingDigest": canonical_digest(self.dialect),
+            "verification": VERIFICATION,
+            "cites": cites,
+            "lineage": lineage,
+            "outcomes": [self.outcome(s) for s in self.outcomes],
+        }
+        facts: dict = {}
+        evidence: dict = {}
+        for state in self.outcomes:
+            for target in state.fact_targets:
+                value = resolve(state.claim["facts"], target)
+                if value is not ABSENT:
+                    write(facts, target, value)
+            evidence.update(state.claim["evidenceAvailability"])
+        by_class = {"asserted": 0, "record": 0, "generated": 0}
+        for entry in lineage:
+            by_class[entry["class"]] += 1
+        acquired = [s for s in self.outcomes if s.acquired]
+        freshness = None
+        if acquired:
+            freshness = {"against": "preparation.verifiedAt", "verifiedAt": self.inputs.verified_at,
+                         "sources": [{"source": s.name,
+                                      "checks": ["acquisition", "calculation"] if s.computed else ["acquisition"],
+                                      "targets": len(s.fact_targets) + len(s.evidence_targets)} for s in acquired]}
+        return Recomputation(preparation, facts, evidence, by_class, self.unsigned_parameters(), freshness)
+
+    def unsigned_parameters(self) -> list[dict]:
+        """§11 unsignedParameters: the parameters a rule read that its own acquisition does not commit."""
+        entries: dict[str, dict] = {}
+        out = []
+        for state in self.outcomes:
+            if not state.acquired or not state.rule_applied or not (state.fact_targets or state.evidence_targets):
+                continue
+            if state.doc["kind"] == "research":
+                committed, shared = commitments(state.doc["question"]) if state.own_receipt else (set(), set())
+            else:
+                committed, shared = commitments(state.doc["arguments"])
+            if state.calculation is not None:
+                bound = state.doc["calculation"]["inputs"]
+                committed |= {bound[i["name"]] for i in state.calculation["inputs"]}
+            named = sorted(_named(state.read["rule"]) - committed)
+            parameters = []
+            for name in named:
+                kind = self.unsigned_kind(state, name, shared, entries)
+                if kind is not None:
+                    parameters.append({"name": name, "kind": kind})
+            if parameters:
+                entry = {"source": state.name, "parameters": parameters,
+                         "targets": len(state.fact_targets) + len(state.evidence_targets)}
+                entries[state.name] = entry
+                out.append(entry)
+        return out
+
+    def unsigned_kind(self, state: Source, name: str, shared: set[str], entries: dict) -> str | None:
+        if name == "runAt":
+            return "runAt"
+        if name in state.parameters:
+            earlier = state.parameters[name]["from"]
+            if earlier not in entries:
+                return None
+            kinds = {p["kind"] for p in entries[earlier]["parameters"]}
+            if kinds & {"case", "local-file", "upstream", "ambiguous-text"}:
+                kind = "upstream"
+            else:
+                return "upstream-runAt"
+        else:
+            kind = "case"
+        return "ambiguous-text" if name in shared else kind
+
+
+def _named(rule: dict) -> set[str]:
+    names: set[str] = set()
+    stack = [clause["when"] for clause in rule["clauses"]]
+    while stack:
+        cond = stack.pop()
+        if cond["op"] in ("all", "any"):
+            stack.extend(cond["of"])
+        elif cond["op"] == "not":
+            stack.append(cond["of"])
+        elif cond["op"] == "equalsParam":
+            names.add(cond["param"])
+        elif cond["op"] == "freshWithin":
+            names.update((cond["asOf"], cond["maxAge"]))
+    return names
+
+
+def family(dialect: dict) -> int:
+    """The preparation's version: the dialect's integer version, or its named format's family (§2.1)."""
+    if "formatVersion" in dialect:
+        return {"2.0.0": 2, "3.0.0": 3}[dialect["formatVersion"]]
+    return integer(dialect["version"])
+
+
+def recompute(inputs: Inputs) -> Found | Refused | Recomputation:
+    """Findings 1–4 in §11's order, or the recomputed preparation (§§3–9)."""
+    return _Run(inputs).run()
+
+
+def differs(recomputed: bytes, given: Any) -> bool:
+    """Finding 5: the recomputed canonical bytes (§9.5) are not the given preparation's in that form."""
+    try:
+        return recomputed != preparation_form(given)
+    except CanonError:
+        return True

@@ -1,0 +1,51 @@
+"""Fixture replay for the gate (RFC 0019 §4): a fixture through this verifier, or through another program."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+from .verify import Documents, report_bytes, verify
+
+REPLAY_TIMEOUT = 300
+
+
+def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
+    """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …)."""
+    required = ("case.json", "profiles.json", "preparation.json")
+    if any(name not in fixture for name in required):
+        missing = ", ".join(n for n in required if n not in fixture)
+        return {"result": "error", "detail": f"the fixture lacks {missing}"}
+    docs = Documents(
+        dialect=dialect,
+        case=fixture["case.json"],
+        acquisitions=fixture.get("sources.json"),
+        profiles=fixture["profiles.json"],
+        preparation=fixture["preparation.json"],
+        binding=fixture.get("binding.json"),
+    )
+    return json.loads(report_bytes(verify(docs)))
+
+
+def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict:
+    """The §11 report of another verifier program: shlex-split command, `--fixture PATH` appended."""
+    path = Path(entry_dir) / "fixtures" / fixture_name
+    argv = shlex.split(command) + ["--fixture", str(path)]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=REPLAY_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"result": "error", "detail": f"{command!r} could not run: {exc}"}
+    lines = done.stdout.splitlines()
+    if done.returncode not in (0, 1, 2) or len(lines) != 1:
+        detail = done.stderr.decode("utf-8", "replace").strip()[-500:]
+        return {"result": "error", "detail": f"{command!r} exited {done.returncode} with no report: {detail}"}
+    try:
+        answer = json.loads(lines[0])
+    except ValueError:
+        return {"result": "error", "detail": f"{command!r} wrote a report that is not JSON"}
+    expected = {0: "reading", 1: "refusal", 2: "finding"}[done.returncode]
+    if not isinstance(answer, dict) or answer.get("result") != expected:
+        return {"result": "error", "detail": f"{command!r} exited {done.returncode} but reported {answer!r:.200}"}
+    return answer

@@ -1,0 +1,203 @@
+"""The preparation verifier (dialect §11): refusal phases 1–6, findings 1–9, or a reading.
+
+Phases interleave documents as §11 orders them: phase 1 on every document, then phase 2 on every
+document, and so on; the dialect's part of each phase is the dialect form checker's
+(`judgment_exchange.dialect`), the rest is here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import dialect as dialect_form
+from . import codes, profiles as profile_rules, receipts, research
+from .recompute import Inputs, Recomputation, differs, recompute
+from .record import findings as record_findings, record_refusal
+from .results import Found, Reading, Refused
+from .templates import TemplateError
+from .values import instant
+from ..canon import CanonError, canonical_digest, digest, preparation_form
+from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, measure, parse
+
+READABLE_KINDS = frozenset({"operation", "research"})
+MAX_DIALECT = 131072
+MAX_INPUTS = 2097152
+MAX_PROFILES = 65536
+MAX_BINDING = 65536
+MAX_PREPARATION = 8388608
+MAX_RECORD = 8388608
+
+
+@dataclass(frozen=True)
+class Documents:
+    """A verifier's inputs as bytes (§11); acquisitions None means {}, record the line without its newline."""
+
+    dialect: bytes
+    case: bytes
+    profiles: bytes
+    preparation: bytes
+    acquisitions: bytes | None = None
+    binding: bytes | None = None
+    record: bytes | None = None
+    require_binding: bool = False
+
+
+def _named(docs: Documents) -> list[tuple[str, bytes, int]]:
+    out = [("dialect", docs.dialect, 64), ("case", docs.case, 32),
+           ("acquisitions", docs.acquisitions if docs.acquisitions is not None else b"{}", 64),
+           ("profiles", docs.profiles, 64), ("preparation", docs.preparation, 64)]
+    if docs.binding is not None:
+        out.append(("binding", docs.binding, 64))
+    if docs.record is not None:
+        out.append(("record", docs.record, 64))
+    return out
+
+
+def _phase1(docs: Documents) -> Refused | None:
+    sizes = {"dialect": MAX_DIALECT, "profiles": MAX_PROFILES, "binding": MAX_BINDING,
+             "preparation": MAX_PREPARATION, "record": MAX_RECORD}
+    together = len(docs.dialect) + len(docs.case) + len(docs.acquisitions or b"")
+    if together > MAX_INPUTS:
+        return Refused(codes.INPUT_OVER_BOUND, f"the dialect, case and acquisitions hold {together} bytes, over {MAX_INPUTS}")
+    for name, data, max_depth in _named(docs):
+        try:
+            measure(data, Bounds(max_bytes=sizes.get(name, MAX_INPUTS), max_depth=max_depth))
+        except JsonRefusal as refusal:
+            return Refused(codes.INPUT_OVER_BOUND, f"{name}: {refusal.detail}")
+    return None
+
+
+def _phase2(docs: Documents) -> dict[str, Any] | Refused:
+    values: dict[str, Any] = {}
+    for name, data, _ in _named(docs):
+        if name == "record" and (b"\n" in data or b"\r" in data):
+            return Refused(codes.INPUT_MALFORMED, "record: the record is one line")
+        try:
+            values[name] = parse(data)
+        except JsonRefusal as refusal:
+            code = codes.INPUT_OVER_BOUND if refusal.kind == OVER_BOUND else codes.INPUT_MALFORMED
+            return Refused(code, f"{name}: {refusal.detail}")
+    return values
+
+
+def _first(*problems: Any) -> Refused | None:
+    for problem in problems:
+        if problem is not None:
+            return Refused(problem[0], problem[1])
+    return None
+
+
+def _preparation_refusal(preparation: Any) -> tuple[str, str] | None:
+    if not isinstance(preparation, dict) or instant(preparation.get("verifiedAt")) is None:
+        return codes.INPUT_MALFORMED, "preparation: an object whose verifiedAt is a timestamp with an instant"
+    return None
+
+
+def _record_problem(line: bytes | None, record: Any) -> tuple[str, str] | None:
+    if record is None or (why := record_refusal(line, record)) is None:
+        return None
+    return codes.INPUT_MALFORMED, f"record: {why}"
+
+
+def _research_names(dialect: Any) -> set[str]:
+    sources = dialect.get("sources", []) if isinstance(dialect, dict) else []
+    if not isinstance(sources, list):
+        return set()
+    return {s["name"] for s in sources if isinstance(s, dict) and s.get("kind") == "research" and isinstance(s.get("name"), str)}
+
+
+def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
+    """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
+    if (refused := _phase1(docs)) is not None:
+        return refused, {}
+    values = _phase2(docs)
+    if isinstance(values, Refused):
+        return values, {}
+    dialect, profiles, acquisitions = values["dialect"], values["profiles"], values["acquisitions"]
+    record = values.get("record")
+    if (refused := _first(dialect_form.count_refusal(dialect), profile_rules.count_refusal(profiles),
+                          receipts.count_refusal(acquisitions), research.count_refusal(dialect, acquisitions))) is not None:
+        return refused, {}
+    if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
+        return refused, {}
+    problem = dialect_form.form_refusal(dialect)
+    if problem is not None:
+        return Refused(*problem), {}
+    bound, unbound_shapes = dialect, {}
+    names = dialect_form.unbound_sources(dialect)
+    if names and docs.binding is None:
+        return Refused(codes.INPUT_MALFORMED, "the dialect has an unbound source and no binding document"), {}
+    if not names and docs.binding is not None:
+        return Refused(codes.INPUT_MALFORMED, "a binding document beside a dialect with no unbound source"), {}
+    if names:
+        applied = dialect_form.check_binding(docs.binding, dialect, canonical_digest(dialect))
+        if applied.refusal is not None:
+            return Refused(applied.refusal, applied.detail), {}
+        bound = applied.bound_document
+        unbound_shapes = {s["name"]: (s.get("shape"), s.get("record")) for s in dialect["sources"]
+                          if s["name"] in names and s["kind"] == "operation"}
+    checks = (
+        lambda: profile_rules.form_refusal(profiles),
+        lambda: receipts.form_refusal(acquisitions, _research_names(dialect)),
+        lambda: research.form_refusal(dialect, acquisitions),
+        lambda: _preparation_refusal(values["preparation"]),
+        lambda: _record_problem(docs.record, record),
+    )
+    for check in checks:
+        if (problem := check()) is not None:
+            return Refused(*problem), {}
+    if (refused := _first(dialect_form.kind_refusal(dialect, READABLE_KINDS))) is not None:
+        return refused, {}
+    inputs = Inputs(bound, values["case"], acquisitions, profile_rules.by_id(profiles),
+                    values["preparation"]["verifiedAt"], unbound_shapes)
+    try:
+        result = recompute(inputs)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, TemplateError, CanonError) as exc:
+        return Refused(codes.INPUT_MALFORMED, f"the dialect cannot be read ({type(exc).__name__}: {exc})"), values
+    return result, values
+
+
+def verify(docs: Documents) -> Refused | Found | Reading:
+    """Verify one preparation (§11); the answer is a refusal, a finding or a reading, never an exception."""
+    try:
+        result, values = prepare(docs)
+    except Exception as exc:  # the last guard: no input ends in a traceback
+        return Refused(codes.INPUT_MALFORMED, f"the inputs cannot be read ({type(exc).__name__}: {exc})")
+    if not isinstance(result, Recomputation):
+        return result
+    return _conclude(result, values["preparation"], docs, values.get("record"))
+
+
+def _conclude(result: Recomputation, given: Any, docs: Documents, record: Any) -> Found | Reading:
+    recomputed = preparation_form(result.preparation)
+    if differs(recomputed, given):
+        return Found(codes.PREPARATION_DIFFERS, "the recomputed preparation's canonical bytes are not the given preparation's")
+    prepared = digest(recomputed)
+    found, binding = record_findings(docs.record, record, result.facts, result.evidence,
+                                     result.preparation["cites"], prepared, docs.require_binding)
+    if found is not None:
+        return found
+    return Reading(prepared, binding, result.facts, result.evidence, result.targets_by_class,
+                   result.unsigned_parameters, result.unsigned_freshness, result.preparation)
+
+
+def report(answer: Refused | Found | Reading) -> dict:
+    """The §11 report object of an answer."""
+    if isinstance(answer, Refused):
+        return {"result": "refusal", "refusal": answer.code}
+    if isinstance(answer, Found):
+        return {"result": "finding", "finding": answer.code}
+    out = {"result": "reading", "digest": answer.digest, "binding": answer.binding, "facts": answer.facts,
+           "evidence": answer.evidence, "targetsByClass": answer.targets_by_class}
+    if answer.unsigned_parameters:
+        out["unsignedParameters"] = answer.unsigned_parameters
+    if answer.unsigned_freshness:
+        out["unsignedFreshness"] = answer.unsigned_freshness
+    return out
+
+
+def report_bytes(answer: Refused | Found | Reading) -> bytes:
+    """The report written in the preparation's canonical form (§9.5), one line without its newline."""
+    return preparation_form(report(answer))
+
