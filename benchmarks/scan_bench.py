@@ -1,0 +1,117 @@
+"""Entry scan benchmark (issue 6): a synthetic catalog of 1,024 entries, every file of each scanned.
+
+Each entry is built in a temporary directory from the Runner export in shared/vectors (its dialect,
+case, acquisitions with real receipts, profiles and preparation, written indented), with an
+entry.json and a README.md of its own. One entry in 32 carries a credential shape, so the report
+path is exercised too. Prints the scan's time per entry and in total, through WorkingTree (and,
+with --git, through GitTree over one commit of the same files).
+
+    python benchmarks/scan_bench.py [--entries 1024] [--git]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPORT = ROOT / "tests" / "vectors" / "runner-exports" / "mapping-v2-unsigned-parameters"
+
+from judgment_exchange.scan import scan_entry  # noqa: E402
+from judgment_exchange.tree import GitTree, WorkingTree  # noqa: E402
+
+
+def _documents(index: int) -> dict[str, str]:
+    run = json.loads((EXPORT / "run.json").read_text(encoding="utf-8"))
+    source = run["release"]["sample"]["source"]
+    entry_id = f"pub{index % 16:02d}.entry-{index:04d}"
+    entry = {
+        "entryVersion": 3,
+        "kind": "dialect",
+        "id": entry_id,
+        "title": f"Synthetic entry {index}",
+        "description": f"Reads vendor rows for intake triage, variant {index}.",
+        "direction": "input",
+        "pack": {"id": run["release"]["packId"], "versions": ">=0.1.0"},
+        "dialect": {"path": "dialect.json", "dialectVersion": 2, "digest": run["release"]["sample"]["preparation"]["mappingDigest"]},
+        "sourceKinds": ["operation"],
+        "licence": "Apache-2.0",
+        "author": f"publisher-{index % 16}",
+        "assertion": "The author asserts these rules derive these facts.",
+        "fixtures": [{"name": "basic", "path": "fixtures/basic", "preparationDigest": "sha256:" + "0" * 64}],
+        "verification": [],
+    }
+    readme = f"# Entry {index}\n\nReads a vendor's row; see [the dialect](dialect.json) and [its fixture](fixtures/basic/case.json).\n"
+    if index % 32 == 31:
+        readme += "Reproduce with dapi" + "0123456789abcdef" * 2 + " against the workspace.\n"
+    indent = lambda v: json.dumps(v, indent=2) + "\n"  # noqa: E731
+    return {
+        "entry.json": indent(entry),
+        "dialect.json": indent(source["mapping"]),
+        "README.md": readme,
+        "fixtures/basic/case.json": indent(source["case"]),
+        "fixtures/basic/sources.json": indent(source["sources"]),
+        "fixtures/basic/profiles.json": (EXPORT / "profiles.json").read_text(encoding="utf-8"),
+        "fixtures/basic/preparation.json": indent(run["release"]["sample"]["preparation"]),
+    }
+
+
+def _build(root: Path, count: int) -> list[str]:
+    paths = []
+    for index in range(count):
+        path = f"entries/pub{index % 16:02d}/entry-{index:04d}"
+        for rel, text in _documents(index).items():
+            target = root / path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def _time(tree, paths: list[str]) -> tuple[list[float], int]:
+    times, refusals = [], 0
+    for path in paths:
+        start = time.perf_counter()
+        refusals += len(scan_entry(tree, path))
+        times.append(time.perf_counter() - start)
+    return times, refusals
+
+
+def _report(label: str, times: list[float], refusals: int, size: int) -> None:
+    total = sum(times)
+    print(f"{label}: {len(times)} entries, {size / len(times) / 1024:.1f} KiB each, {refusals} refusals")
+    print(f"  total {total:.2f} s; per entry mean {1000 * total / len(times):.1f} ms, "
+          f"median {1000 * statistics.median(times):.1f} ms, max {1000 * max(times):.1f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=1024)
+    parser.add_argument("--git", action="store_true", help="also scan one commit of the same files through GitTree")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="scan-bench-") as tmp:
+        root = Path(tmp)
+        start = time.perf_counter()
+        paths = _build(root, args.entries)
+        size = sum(p.stat().st_size for p in (root / "entries").rglob("*") if p.is_file())
+        print(f"built {args.entries} entries in {time.perf_counter() - start:.2f} s")
+        scan_entry(WorkingTree(str(root)), paths[0])
+        _report("WorkingTree", *_time(WorkingTree(str(root)), paths), size)
+        if args.git:
+            import git
+
+            repo = git.Repo.init(root)
+            repo.git.add("entries")
+            actor = git.Actor("bench", "bench@example.invalid")
+            repo.index.commit("catalog", author=actor, committer=actor)
+            _report("GitTree", *_time(GitTree(str(root), "HEAD"), paths), size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

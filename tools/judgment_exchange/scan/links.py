@@ -1,0 +1,99 @@
+"""README links: a relative link resolves inside the entry, to a file or directory that exists; no link names a local path.
+
+RFC 0019 §3 (README.md) and its Conformance section (a relative link that does not resolve). Links
+are read from Markdown inline links and images, reference definitions, autolinks and HTML href/src
+attributes, outside fenced code blocks and code spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+from urllib.parse import unquote
+
+from .paths import find_local_paths
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_INLINE = re.compile(r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+_REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*(<[^>\n]*>|\S+)")
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>")
+_HTML = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+@dataclass(frozen=True)
+class LinkFinding:
+    """A link that is refused: its line, its code, and the shape's words (the target is not shown)."""
+
+    line: int
+    code: str
+    what: str
+
+
+def links(text_lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, target) of every link outside code."""
+    fence: str | None = None
+    for number, line in enumerate(text_lines, start=1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        bare = _CODE_SPAN.sub(lambda c: " " * len(c.group(0)), line)
+        for pattern in (_INLINE, _REFERENCE, _AUTOLINK):
+            for found in pattern.finditer(bare):
+                target = found.group(1)
+                if target.startswith("<") and target.endswith(">"):
+                    target = target[1:-1]
+                yield number, target.strip()
+        for found in _HTML.finditer(bare):
+            yield number, next(g for g in found.groups() if g is not None).strip()
+
+
+def check_links(
+    text_lines: list[str], directory: list[str], exists: Callable[[list[str]], bool]
+) -> list[LinkFinding]:
+    """Each refused link. `directory` is the file's directory inside the entry; `exists` asks the tree."""
+    out: list[LinkFinding] = []
+    for number, target in links(text_lines):
+        finding = _judge(target, directory, exists)
+        if finding:
+            out.append(LinkFinding(number, *finding))
+    return out
+
+
+def _judge(target: str, directory: list[str], exists: Callable[[list[str]], bool]) -> tuple[str, str] | None:
+    if not target or target.startswith("#"):
+        return None
+    if target.startswith("\\\\") or target.startswith("~") or any(find_local_paths(target)):
+        return "readme-link-local", "a local path"
+    if _SCHEME.match(target):
+        scheme = target.split(":", 1)[0].lower()
+        if scheme == "file" or len(scheme) == 1:
+            return "readme-link-local", "a local path"
+        return None
+    if target.startswith("//"):
+        return None
+    if target.startswith("/") or target.startswith("\\"):
+        return "readme-link-outside", "a link from the repository's root, outside the entry"
+    path = unquote(re.split(r"[?#]", target, maxsplit=1)[0]).replace("\\", "/")
+    if not path:
+        return None
+    parts = list(directory)
+    for segment in path.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if not parts:
+                return "readme-link-outside", "a relative link leaving the entry"
+            parts.pop()
+            continue
+        parts.append(segment)
+    if not exists(parts):
+        return "readme-link-missing", "a relative link to no file of the entry"
+    return None
