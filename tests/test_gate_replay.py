@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 
 import pytest
@@ -84,3 +85,22 @@ def test_another_verifier_by_environment(runner_catalog, monkeypatch):
     monkeypatch.setenv("EXCHANGE_VERIFIER", f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}")
     report = check_catalog(WorkingTree(str(runner_catalog.root)), OPTIONS)
     assert report.passed and report.replayed == 0 and len(report.skipped) == 2
+
+
+def test_the_example_entries_pass_the_whole_gate(tmp_path):
+    """The recorder's examples (tests/examples) as a catalog: mcp v2, a calculator, an unbound
+    operation over http bound by binding.json, research with answer, search and page. Their
+    preparations were recorded by our own recorder, so agreement here is self-consistency; the
+    independent evidence is the Runner recordings above."""
+    from .support.paths import REPO
+
+    builder = CatalogBuilder(tmp_path / "catalog")
+    for example in sorted((REPO / "tests" / "examples").iterdir()):
+        if example.is_dir():
+            target = builder.root / "entries" / "examples" / example.name
+            shutil.copytree(example, target)
+            builder.entries[f"examples.{example.name}"] = target
+    builder.write_manifest()
+    report = check_catalog(WorkingTree(str(builder.root)), OPTIONS)
+    assert report.passed, describe(report)
+    assert report.entries == 4 and report.replayed == 6 and report.skipped == []
