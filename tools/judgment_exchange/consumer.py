@@ -100,11 +100,6 @@ def release_check(location: str, tag: str, *, entries: list[str] | None = None, 
     return result
 
 
-def _entry_tree_id(tree: GitTree, path: str) -> str | None:
-    obj = tree._object(path)
-    return obj.hexsha if obj is not None else None
-
-
 def _entry_summary(tree: GitTree, row: dict) -> dict:
     from .catalog import documents as docs
 
@@ -148,7 +143,7 @@ def upgrade_diff(location: str, from_tag: str, to_tag: str) -> dict:
                 if before is None:
                     changes.append({"id": entry_id, "change": "added", "to": _entry_summary(new, after)})
                     continue
-                if _entry_tree_id(old, before["path"]) == _entry_tree_id(new, after["path"]) and before == after:
+                if old.object_id(before["path"]) == new.object_id(after["path"]) and before == after:
                     continue
                 was, now = _entry_summary(old, before), _entry_summary(new, after)
                 notes = now.get("upgrade") if isinstance(now.get("upgrade"), dict) else {}

@@ -214,9 +214,8 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     problem = None
     if not isinstance(doc, dict) or set(doc) != {"outputVersion", "platform", "policies"}:
         problem = "an output dialect is an object of exactly outputVersion, platform and policies (dialect §10)"
-    elif not isinstance(doc["outputVersion"], str) or not doc["outputVersion"].isascii() \
-            or not doc["outputVersion"].isdigit() or doc["outputVersion"].startswith("0"):
-        problem = "outputVersion: expected a string spelling a positive integer, \"1\" today"
+    elif doc["outputVersion"] != "1":
+        problem = "outputVersion: exactly the string \"1\", the only version dialect §10 defines"
     elif not isinstance(doc["platform"], str) or not doc["platform"]:
         problem = "platform: expected a non-empty string"
     elif not isinstance(doc["policies"], dict):
@@ -274,12 +273,13 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
 
 
 def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
-    """sourceKinds equals the set of kinds the document's sources use (open reading O6)."""
+    """sourceKinds equals the set of kinds the document's sources use (open reading O6); a document
+    with no source (a case-only dialect) is held to §3's list form alone."""
     listed = check.entry.get("sourceKinds")
-    if not isinstance(listed, list) or check.direction == "output":
+    if not isinstance(listed, list) or not all(isinstance(k, str) for k in listed) or check.direction == "output":
         return
     used = set(dialect_form.source_kinds(doc))
-    if set(listed) != used:
+    if used and set(listed) != used:
         missing = sorted(k for k in used - set(listed) if isinstance(k, str))
         extra = sorted(k for k in set(listed) - used if isinstance(k, str))
         check.refuse("source-kinds-mismatch", f"{check.path}/entry.json",

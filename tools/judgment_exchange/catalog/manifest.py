@@ -52,6 +52,7 @@ def read_manifest(tree: Tree) -> Manifest:
         return out
     out.readable = True
     previous: bytes | None = None
+    seen: set[str] = set()
     for i, row in enumerate(value):
         problems = row_problems(row)
         rid = row.get("id") if isinstance(row, dict) else None
@@ -66,9 +67,10 @@ def read_manifest(tree: Tree) -> Manifest:
         if not isinstance(rid, str):
             continue
         key = rid.encode("utf-8", "surrogatepass")
-        if rid in out.rows:
+        if rid in seen:
             out.refusals.append(Refusal("manifest-id-duplicate", PATH, f"{where}: id {rid!r} has a row already", rid))
             continue
+        seen.add(rid)
         if previous is not None and key < previous:
             out.refusals.append(Refusal("manifest-order", PATH, f"{where}: rows are ordered by id as UTF-8 bytes; "
                                         f"{rid!r} comes before the row above it (exchange manifest --write sorts them)",

@@ -122,7 +122,7 @@ def reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, 
     if named and kind == "dialect" and not has_artifact:
         return ("artifact-required", "artifact: required for a named-format input document; copy id and version "
                                      "from dialect.json's root")
-    if has_artifact and (not named or kind == "preset" or direction == "output"):
+    if has_artifact and ((ref is not None and not named) or kind == "preset" or direction == "output"):
         why = "a preset" if kind == "preset" else "an output-only entry" if direction == "output" else \
             "an integer-format document"
         return ("artifact-forbidden", f"artifact: forbidden on {why}; remove it")
@@ -131,7 +131,7 @@ def reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, 
         if problem:
             return ("artifact-malformed", problem)
         for name in ("id", "version"):
-            if document.get(name) != entry["artifact"][name]:
+            if isinstance(document, dict) and document.get(name) != entry["artifact"][name]:
                 return ("artifact-mismatch", f"artifact/{name} differs from dialect.json's root {name}")
     if ref is not None:
         try:

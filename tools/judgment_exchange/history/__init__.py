@@ -8,7 +8,7 @@ from .check import check_history
 from .codes import CODES
 from .identity import artifact_refusals, history_artifact_refusals
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoricalRow, HistoryResult, Release
-from .objects import ObjectStore, ReleaseTree
+from ..tree import ObjectStore, ReleaseTree
 from .tags import Tags, list_releases, previous_releases, release_key
 from .walk import read_history
 

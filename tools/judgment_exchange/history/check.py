@@ -9,7 +9,7 @@ from ..tree import TreeError
 from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_TAG_INVALID
 from .identity import history_artifact_refusals
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
-from .objects import ObjectStore
+from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
 from .upgrade import upgrade_refusals
 from .walk import read_history

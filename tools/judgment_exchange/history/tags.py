@@ -9,7 +9,7 @@ from git.refs.symbolic import SymbolicReference
 from ..catalog.grammar import release_key
 from ..tree import TreeError
 from .model import Release
-from .objects import ObjectStore
+from ..tree import ObjectStore
 
 
 class TagListingError(Exception):

@@ -22,7 +22,7 @@ from .forms import (
     read_manifest,
 )
 from .model import HistoricalRow, Release
-from .objects import ObjectStore, ReleaseTree
+from ..tree import ObjectStore, ReleaseTree
 
 MANIFEST = "manifest.json"
 
