@@ -11,11 +11,18 @@ number written as its literal (each must still be an integer; -0 stays -0).
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from .jsonstrict import MAX_SAFE, Number
 
 PREFIX = "sha256:"
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def is_digest(value: Any) -> bool:
+    """A digest (dialect §1, RFC 0019 §3): `sha256:` and 64 lowercase hexadecimal characters."""
+    return isinstance(value, str) and DIGEST.fullmatch(value) is not None
 
 
 class CanonError(Exception):

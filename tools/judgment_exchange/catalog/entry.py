@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..canon import is_digest
 from ..jsonstrict import Number, integer
 from ..refusal import Refusal
 from . import grammar
@@ -80,7 +81,7 @@ class _Refusals:
         return value[member]
 
     def digest(self, value: Any, member: str) -> None:
-        if not grammar.is_digest(value):
+        if not is_digest(value):
             self.add(INVALID, member, "expected sha256: and 64 lowercase hexadecimal characters")
 
 
@@ -188,7 +189,7 @@ def _upgrade(value: dict, r: _Refusals) -> None:
     if not 1 <= len(u) <= 32:
         r.add(INVALID, "upgrade", f"expected 1 to 32 members, found {len(u)}")
     for key, note in u.items():
-        if not grammar.is_digest(key):
+        if not is_digest(key):
             r.add(INVALID, f"upgrade/{key}", "each key is a previous release's entryDigest (sha256: and 64 hex)")
         r.string(note, f"upgrade/{key}", 1, 2048)
 

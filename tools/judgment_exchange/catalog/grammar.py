@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import re
 
-DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
 ENTRY_ID = re.compile(r"[a-z0-9]+(\.[a-z0-9-]+)+")
 RELEASE_TAG = re.compile(r"v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 ARTIFACT_VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -18,11 +18,6 @@ _SEGMENT = re.compile(r"[A-Za-z0-9_.-]+")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 _URI_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
-
-
-def is_digest(value: object) -> bool:
-    """`sha256:` and 64 lowercase hexadecimal characters (§3 "Digests")."""
-    return isinstance(value, str) and DIGEST.fullmatch(value) is not None
 
 
 def release_key(tag: str) -> tuple[int, int, int] | None:

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..canon import is_digest
 from ..jsonstrict import Number
 from ..refusal import Refusal
 from ..tree import Tree
@@ -95,7 +96,7 @@ def row_problems(row: Any) -> list[str]:
     if isinstance(rid, str) and "path" in row and row["path"] != entry_path(rid):
         problems.append(f"path: expected {entry_path(rid)!r} (the id split at its first '.')")
     for name in ("entryDigest", "dialectDigest", "outputDigest"):
-        if name in row and not grammar.is_digest(row[name]):
+        if name in row and not is_digest(row[name]):
             problems.append(f"{name}: expected sha256: and 64 lowercase hexadecimal characters")
     if "fixtures" in row:
         problems += _fixture_problems(row["fixtures"])

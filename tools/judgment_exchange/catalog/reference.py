@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..canon import CanonError, canonical_digest
+from ..canon import CanonError, canonical_digest, is_digest
 from ..jsonstrict import Number, integer
 from . import grammar
 
@@ -50,7 +50,7 @@ def _form(entry: dict, kind: str | None) -> str | None:
         return "dialect: neither dialectVersion nor formatVersion; give exactly one"
     if ref.get("path") != "dialect.json":
         return "dialect/path: always the string \"dialect.json\""
-    if not grammar.is_digest(ref.get("digest")):
+    if not is_digest(ref.get("digest")):
         return "dialect/digest: expected sha256: and 64 lowercase hexadecimal characters"
     if has_int:
         n = integer(ref["dialectVersion"])

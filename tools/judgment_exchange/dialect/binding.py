@@ -6,7 +6,8 @@ import copy
 from typing import Any
 
 from .codes import MALFORMED, OVER_BOUND
-from .shapes import Malformed, at, closed, describe, fail, is_digest, need_object
+from ..canon import is_digest
+from .shapes import Malformed, at, closed, describe, fail, need_object
 from .sources import BINDING, CATALOG, RESEARCH_BINDING, check_web_profiles, need_profile
 
 BINDING_BYTES = 65536

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from ..jsonstrict import Number, integer
+from ..pointers import tokens
 
 PARAMETER_TYPES = ("string", "integer", "timestamp")
 CLASSES = ("asserted", "record", "generated")
-_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 class Malformed(Exception):
@@ -56,25 +55,7 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def is_digest(value: Any) -> bool:
-    """`sha256:` and 64 lowercase hexadecimal characters (§1)."""
-    return isinstance(value, str) and _DIGEST.fullmatch(value) is not None
-
-
-def pointer_tokens(value: Any) -> list[str] | None:
-    """The unescaped tokens of an RFC 6901 pointer, or None when `value` is not one."""
-    if not isinstance(value, str):
-        return None
-    if value == "":
-        return []
-    if not value.startswith("/"):
-        return None
-    tokens = []
-    for raw in value[1:].split("/"):
-        if re.search(r"~(?![01])", raw):
-            return None
-        tokens.append(raw.replace("~1", "/").replace("~0", "~"))
-    return tokens
+pointer_tokens = tokens
 
 
 def need_pointer(value: Any, path: str) -> list[str]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..canon import is_digest
 from .shapes import (
     PARAMETER_TYPES,
     at,
     closed,
     describe,
     fail,
-    is_digest,
     need_array,
     need_integer,
     need_object,

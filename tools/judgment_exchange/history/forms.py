@@ -14,7 +14,8 @@ from typing import Any
 from .. import jsonstrict
 from ..catalog.documents import ENTRY_BOUND as ENTRY_MAX_BYTES
 from ..catalog.documents import MANIFEST_BOUND as MANIFEST_MAX_BYTES
-from ..catalog.grammar import ENTRY_ID, is_digest
+from ..canon import is_digest
+from ..catalog.grammar import ENTRY_ID
 from ..catalog.manifest import MAX_ROWS as MANIFEST_MAX_ROWS
 from ..catalog.manifest import ROW_MEMBERS
 from ..catalog.reference import NAMED, artifact_problem

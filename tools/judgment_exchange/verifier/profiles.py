@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import endpoint
 from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
-from ..canon import canonical_digest
+from ..canon import canonical_digest, is_digest
 from ..keys import key_refusal
 
-_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _REQUIRED = {"id", "publicKey", "class", "source", "authority", "shape", "adapter", "endpoint"}
 _OPTIONAL = {"tools", "calculator", "research", "endpointScope"}
 CAPABILITIES = ("answer", "search", "page")
 SHAPES = ("mcp", "http", "airbyte", "command")
 Problem = tuple[str, str] | None
-
-
-def is_digest(value: Any) -> bool:
-    return isinstance(value, str) and _DIGEST.fullmatch(value) is not None
 
 
 def _text(value: Any) -> bool:

@@ -8,9 +8,8 @@ from typing import Any
 
 from . import endpoint
 from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
-from .profiles import is_digest
 from .values import instant
-from ..canon import CanonError, canon, digest
+from ..canon import CanonError, canon, digest, is_digest
 from ..jsonstrict import depth, integer
 from ..keys import key_id, verify
 

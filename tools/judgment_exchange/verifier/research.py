@@ -12,8 +12,8 @@ from typing import Any
 
 from . import receipts
 from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
-from .profiles import is_digest
 from .values import in_canon, json_equal
+from ..canon import is_digest
 from ..jsonstrict import Number
 
 MAX_RESPONSES = 64

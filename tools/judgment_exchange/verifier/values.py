@@ -8,6 +8,7 @@ from typing import Any
 
 from ..canon import CanonError, canon
 from ..jsonstrict import Number
+from ..pointers import tokens
 
 _TIMESTAMP = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 _INDEX = re.compile(r"0|[1-9][0-9]*")
@@ -37,20 +38,6 @@ def _days_from_civil(y: int, m: int, d: int) -> int:
     doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
-
-
-def tokens(pointer: str) -> list[str] | None:
-    """An RFC 6901 pointer's reference tokens, or None when it is not a pointer."""
-    if pointer == "":
-        return []
-    if not pointer.startswith("/"):
-        return None
-    out = []
-    for raw in pointer[1:].split("/"):
-        if re.search(r"~(?![01])", raw):
-            return None
-        out.append(raw.replace("~1", "/").replace("~0", "~"))
-    return out
 
 
 def resolve(value: Any, pointer: str) -> Any:
