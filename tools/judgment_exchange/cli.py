@@ -37,6 +37,11 @@ def find_catalog(start: str | None = None) -> str:
         probe = parent
 
 
+def _emit_json(value: dict) -> None:
+    """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
+
+
 def _print_text(report: Report, catalog: str) -> None:
     out = sys.stdout
     print(f"exchange check: {catalog}", file=out)
@@ -70,7 +75,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
         return IO
     if args.format == "json":
-        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=True) + "\n")
+        _emit_json(report.as_json())
     else:
         _print_text(report, catalog)
     return PASS if report.passed else REFUSED
@@ -155,7 +160,7 @@ def cmd_form(args: argparse.Namespace) -> int:
         print(f"exchange form: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return IO
     report = form_report(data, binding)
-    sys.stdout.write(json.dumps(report, ensure_ascii=True) + "\n")
+    _emit_json(report)
     return PASS if report["result"] == "valid" else REFUSED
 
 
@@ -191,7 +196,7 @@ def cmd_release_check(args: argparse.Namespace) -> int:
         print(f"exchange release-check: {exc}", file=sys.stderr)
         return IO
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=True) + "\n")
+        _emit_json(result.as_json())
     else:
         print(f"release {result.tag} of {result.location} at commit {result.commit}")
         _print_text(result.report, f"{result.location}@{result.tag}")
@@ -207,7 +212,7 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         print(f"exchange upgrade-diff: {exc}", file=sys.stderr)
         return IO
     if args.format == "json":
-        sys.stdout.write(json.dumps(diff, ensure_ascii=True) + "\n")
+        _emit_json(diff)
     else:
         print(f"upgrade {diff['from']['tag']} -> {diff['to']['tag']} of {diff['location']}")
         for refusal in diff.get("refusals", []):
