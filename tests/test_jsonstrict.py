@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from judgment_exchange.jsonstrict import MALFORMED, OVER_BOUND, Bounds, JsonRefusal, Number, depth, loads
+from judgment_exchange.jsonstrict import MALFORMED, OVER_BOUND, Bounds, JsonRefusal, Number, depth, loads, measure
 
 B = Bounds(max_bytes=1 << 20)
 
@@ -75,3 +77,70 @@ def test_number_literal_bounds():
 def test_over_bound_is_measured_before_reading():
     # malformed and over the bound: the bound is reported, as §11 phase 1 precedes phase 2
     assert refused(b'[' * 70 + b'x') == OVER_BOUND
+
+
+def _reference_measure(data: bytes, bounds: Bounds) -> str | None:
+    """A second computation of §12's byte bounds, character by character (no regular expressions)."""
+    if len(data) > bounds.max_bytes:
+        return OVER_BOUND
+    depth = best = 0
+    in_string = escaped = False
+    run = bytearray()
+    runs = []
+    for byte in data + b" ":
+        c = chr(byte)
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+            continue
+        if c in "0123456789+-.eE":
+            run.append(byte)
+            continue
+        if run:
+            runs.append(bytes(run))
+            run.clear()
+        if c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif c in "]}":
+            depth -= 1
+    if best > bounds.max_depth:
+        return OVER_BOUND
+    for literal in runs:
+        if len(literal) > bounds.max_number_chars:
+            return OVER_BOUND
+        text = literal.decode()
+        cut = min((text.find(e) for e in "eE" if e in text), default=-1)
+        if cut >= 0:
+            rest = text[cut + 1:]
+            if rest and rest[0] in "+-":
+                rest = rest[1:]
+            digits = ""
+            for ch in rest:
+                if not ch.isdigit():
+                    break
+                digits += ch
+            if digits and int(digits) > bounds.max_exponent:
+                return OVER_BOUND
+    return None
+
+
+def test_byte_bounds_agree_with_a_second_computation():
+    rng = random.Random(12)
+    alphabet = [b"[", b"]", b"{", b"}", b'"', b"\\", b"1", b"e", b"E", b"-", b"+", b".", b"9", b"0", b"a", b" ",
+                b",", b":", b"3", b"e400", b"e-309", b"1" * 60, b'"[[["', b"true"]
+    bounds = Bounds(max_bytes=4000, max_depth=6, max_number_chars=20, max_exponent=308)
+    for _ in range(3000):
+        data = b"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        try:
+            measure(data, bounds)
+            ours = None
+        except JsonRefusal as exc:
+            ours = exc.kind
+        assert ours == _reference_measure(data, bounds), data

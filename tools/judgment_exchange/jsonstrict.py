@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,33 +81,51 @@ class JsonRefusal(Exception):
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|[0-9+\-.eE]+', re.DOTALL)
-_EXPONENT = re.compile(rb"[eE][+-]?([0-9]+)")
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)  # an unclosed string runs to the end
+_RUN = re.compile(rb"[0-9+\-.eE]+")
+_EXPONENT_DIGITS = re.compile(rb"[eE][+-]?[0-9]")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = [0] * 256
+_STEP[ord("[")] = _STEP[ord("{")] = 1
+_STEP[ord("]")] = _STEP[ord("}")] = -1
+
+
+@lru_cache(maxsize=8)
+def _long_run(bound: int) -> re.Pattern:
+    return re.compile(rb"[0-9+\-.eE]{%d}" % (bound + 1))
+
+
+def _exponent(run: bytes) -> int | None:
+    """The magnitude of a literal's exponent as §12 reads one: the digits after its first e or E."""
+    at = next((i for i, c in enumerate(run) if c in b"eE"), None)
+    if at is None:
+        return None
+    rest = run[at + 1:]
+    if rest[:1] in (b"+", b"-"):
+        rest = rest[1:]
+    digits = re.match(rb"[0-9]+", rest)
+    return int(digits.group()) if digits else None
 
 
 def measure(data: bytes, bounds: Bounds) -> None:
-    """Hold the bytes to the §12 bounds measured on bytes; raise JsonRefusal(OVER_BOUND)."""
+    """Hold the bytes to the §12 bounds measured on bytes; raise JsonRefusal(OVER_BOUND).
+
+    Strings are blanked first (their brackets and digits are no nesting and no number); nesting is
+    the running sum over the brackets left; a number literal is a maximal run of 0-9 + - . e E.
+    """
     if len(data) > bounds.max_bytes:
         raise JsonRefusal(OVER_BOUND, f"{len(data)} bytes, over the bound of {bounds.max_bytes}")
-    depth = 0
-    for match in _TOKENS.finditer(data):
-        token = match.group()
-        first = token[0]
-        if first == 0x22:  # a string: skipped
-            continue
-        if first in (0x5B, 0x7B):
-            depth += 1
-            if depth > bounds.max_depth:
-                raise JsonRefusal(OVER_BOUND, f"nesting deeper than {bounds.max_depth} levels")
-        elif first in (0x5D, 0x7D):
-            depth -= 1
-        else:
-            if len(token) > bounds.max_number_chars:
-                raise JsonRefusal(
-                    OVER_BOUND, f"a number literal of {len(token)} characters, over {bounds.max_number_chars}"
-                )
-            exp = _EXPONENT.search(token)
-            if exp and int(exp.group(1)) > bounds.max_exponent:
+    bare = _STRING.sub(b'""', data)
+    brackets = bare.translate(None, _NOT_BRACKETS)
+    if brackets and max(accumulate(map(_STEP.__getitem__, brackets))) > bounds.max_depth:
+        raise JsonRefusal(OVER_BOUND, f"nesting deeper than {bounds.max_depth} levels")
+    if _long_run(bounds.max_number_chars).search(bare):
+        longest = max(map(len, _RUN.findall(bare)))
+        raise JsonRefusal(OVER_BOUND, f"a number literal of {longest} characters, over {bounds.max_number_chars}")
+    if _EXPONENT_DIGITS.search(bare):
+        for run in _RUN.findall(bare):
+            exponent = _exponent(run)
+            if exponent is not None and exponent > bounds.max_exponent:
                 raise JsonRefusal(OVER_BOUND, f"an exponent of magnitude over {bounds.max_exponent}")
 
 
