@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+from .. import dialect as dialect_form
 from ..refusal import Refusal, Report, Skip
 from ..tree import Tree, TreeError
 from . import documents as docs
@@ -49,9 +50,9 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
     if code == "version-unread":
         version = doc.get("version")
         return f"version-unread: {getattr(version, 'literal', doc.get('formatVersion'))}"
-    readable = getattr(verifier, "READABLE_KINDS", frozenset())
-    kinds = sorted({s.get("kind") for s in doc.get("sources", []) if isinstance(s, dict)} - set(readable))
-    return "kind-unread: " + ", ".join(k for k in kinds if isinstance(k, str))
+    used = [k for k in dialect_form.source_kinds(doc) if isinstance(k, str)]
+    unread = [k for k in used if k not in verifier.READABLE_KINDS]
+    return "kind-unread: " + ", ".join(unread or used)  # another verifier may read less than ours
 
 
 def replay_entries(tree: Tree, checks: list[EntryCheck], report: Report) -> None:
