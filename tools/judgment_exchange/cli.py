@@ -46,6 +46,7 @@ def _print_text(report: Report, catalog: str) -> None:
     out = sys.stdout
     print(f"exchange check: {catalog}", file=out)
     print(f"entries: {report.entries} checked", file=out)
+    print(f"checks: {', '.join(report.checks)}", file=out)
     for r in report.refusals:
         where = " ".join(x for x in (r.entry or "", r.path or "") if x)
         print(f"refused {r.code}: {where}: {r.detail}", file=out)

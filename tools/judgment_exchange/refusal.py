@@ -49,6 +49,7 @@ class Report:
     history: str = "skipped"
     notes: list[str] = field(default_factory=list)
     touched: list[str] | None = None
+    checks: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:

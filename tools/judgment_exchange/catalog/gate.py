@@ -92,6 +92,10 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         raise
     selected = [c for c in checks if not options.entries or c.id in options.entries]
     report.entries = len(selected)
+    report.checks = ["manifest and entry directories", "entry.json members and the reference chain",
+                     "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
+    report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
+    report.checks += ["artifact identity"] + ["history"] * options.history
     report.refusals += stray
     report.refusals += manifest.refusals
     if manifest.readable:
