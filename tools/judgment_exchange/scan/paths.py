@@ -22,8 +22,23 @@ LOCAL_PATHS: tuple[tuple[str, re.Pattern], ...] = (
 )
 
 
+ANCHOR = re.compile(r"/home/|/Users/|/root|/mnt/|(?<![\w+.\\/-])[A-Za-z]:[\\/]|(?i:file:/)|\\\\|~/")
+"""A part every local path above holds, as it stands in the same text (a drive path's letter not after a word)."""
+
+
+_LITERAL_ANCHORS = ("/home/", "/Users/", "/root", "/mnt/", "\\\\", "~/")
+_COLON_ANCHOR = re.compile(r":(?:(?<=(?<![\w+.\\/-])[A-Za-z]:)[\\/]|(?<=(?i:file):)/)")
+
+
+def anchored(text: str) -> bool:
+    """Whether ANCHOR matches somewhere in the text: its literal parts looked up, its colon parts from each colon."""
+    return any(a in text for a in _LITERAL_ANCHORS) or (":" in text and _COLON_ANCHOR.search(text) is not None)
+
+
 def find_local_paths(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, shape name) of every local path in one line or one string."""
+    if not anchored(text):
+        return
     for name, pattern in LOCAL_PATHS:
         for m in pattern.finditer(text):
             yield m.start(), m.end(), name

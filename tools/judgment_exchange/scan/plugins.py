@@ -202,6 +202,16 @@ class UrlTokenDetector(_ShapeDetector):
         return _mixed(value)
 
 
+UNQUOTED_HEX = re.compile(
+    r"(?<![0-9A-Za-z:@_+=.-])(?<!/commit/)(?<!/commits/)(?<!/blob/)(?<!/tree/)"
+    r"([0-9a-fA-F]{20,})(?![0-9A-Za-z_+=-])"
+)
+"""A bare hex run of 20 or more, not after a colon, an @ or a commit's URL path."""
+
+UNQUOTED_HEX_RUN = 20
+"""The fewest hex characters standing together that UNQUOTED_HEX matches."""
+
+
 class UnquotedHexDetector(HexHighEntropyString):
     """Hex strings of 20 or more characters standing alone, quoted or not (a bare hex in a README).
 
@@ -213,10 +223,7 @@ class UnquotedHexDetector(HexHighEntropyString):
 
     def __init__(self, limit: float = 3.0) -> None:
         super().__init__(limit=limit)
-        self.regex = re.compile(
-            r"(?<![0-9A-Za-z:@_+=.-])(?<!/commit/)(?<!/commits/)(?<!/blob/)(?<!/tree/)"
-            r"([0-9a-fA-F]{20,})(?![0-9A-Za-z_+=-])"
-        )
+        self.regex = UNQUOTED_HEX
 
 
 OUR_PLUGINS: tuple[type, ...] = (

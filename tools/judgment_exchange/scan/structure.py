@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
 from fnmatch import fnmatchcase
+from typing import Mapping, NamedTuple
 
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
 _SCALAR = re.compile(r"-?[0-9][0-9eE.+-]*|true|false|null")
@@ -28,8 +28,7 @@ DEEP = "\x00deep"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """A JSON string: its member `path` (names and indices as strings), whether it is a member name.
 
     `value` is the decoded string, a lone surrogate replaced by U+FFFD (the form checks refuse one).
@@ -49,107 +48,167 @@ def line_starts(text: str) -> list[int]:
     return [0] + [m.end() for m in NEWLINE.finditer(text)]
 
 
-def strings(text: str) -> list[Token] | None:
-    """Every string of one JSON text, or None when the text is not one JSON value (the form checks refuse it)."""
+_new_token = tuple.__new__
+
+
+def _reject(constant: str) -> None:
+    raise ValueError(constant)
+
+
+def _strict_json(text: str) -> bool:
+    """Whether json reads the text as one value, NaN and Infinity refused: then the walk below reads it as one too.
+
+    json's grammar is the walk's, narrowed (numbers, constants): what json reads, the walk reads.
+    """
+    try:
+        json.loads(text, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+class _NotJson(Exception):
+    """A string whose escapes do not decode: the text is not one JSON value."""
+
+
+def _decoded(raw: str) -> str:
+    """A JSON string's value: the text between its quotes when it holds no escape, else json's reading."""
+    if "\\" not in raw:
+        return raw[1:-1]
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise _NotJson from None
+
+
+def strings(text: str, holding: Mapping[int, list[int]] | None = None) -> list[Token] | None:
+    """Every string of one JSON text, or None when the text is not one JSON value (the form checks refuse it).
+
+    With `holding` (line → sorted columns), only the strings that hold one of the columns of their
+    line are given; past the last of them, the rest of the text is read by json if it can be.
+    """
+    try:
+        return _strings(text, holding)
+    except _NotJson:
+        return None
+
+
+_KEY = re.compile("(" + _STRING.pattern + r")[ \t\r\n]*:[ \t\r\n]*", re.S)
+"""A member name, the colon after it and the space around it."""
+_VALUE = re.compile("(" + _STRING.pattern + r")[ \t\r\n]*", re.S)
+"""A string value and the space after it."""
+
+
+def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] | None:
     starts = line_starts(text)
     tokens: list[Token] = []
+    kept = tokens.append
+
+    def add(t: Token | None) -> None:
+        if t is not None:
+            kept(t)
+
     stack: list[list] = []
     path: list[str] = []
-    pos = _SPACE.match(text, 0).end()
+    space = _SPACE.match
+    key_at = _KEY.match
+    value_at = _VALUE.match
+    surrogates = _SURROGATE.search(text) is not None or "\\u" in text
+    pos = space(text, 0).end()
     expect_value = True
     n = len(text)
 
-    def token(m: re.Match, key: str | None) -> Token | None:
-        try:
-            value = _SURROGATE.sub("\ufffd", json.loads(m.group(0)))
-        except ValueError:
-            return None
-        line = bisect_right(starts, m.start())
-        col = m.start() - starts[line - 1]
-        depth = len(path) + (key is not None)
-        if depth <= MAX_PATH:
-            tpath = tuple(path) + ((key,) if key is not None else ())
+    def token(m: re.Match, key: str | None, decoded: str) -> Token | None:
+        at = m.start()
+        line = bisect_right(starts, at)
+        col = at - starts[line - 1]
+        raw = m.group(1)
+        if wanted is not None:
+            columns = wanted.get(line)
+            if columns is None:
+                return None
+            i = bisect_left(columns, col)
+            if i == len(columns) or columns[i] >= col + len(raw):
+                return None
+        value = _SURROGATE.sub("\ufffd", decoded) if surrogates else decoded
+        if len(path) + (key is not None) <= MAX_PATH:
+            tpath = (*path, key) if key is not None else tuple(path)
         else:
             tpath = tuple(path[:3]) + (DEEP,) + (tuple(path[-2:]) + ((key,) if key is not None else ()))[-2:]
-        return Token(tpath, key is not None, line, col, col + len(m.group(0)), m.group(0), value)
+        return _new_token(Token, (tpath, key is not None, line, col, col + len(raw), raw, value))
 
+    beyond = n
+    if wanted:
+        beyond = max(
+            (starts[line - 1] + columns[-1] for line, columns in wanted.items() if columns and line <= len(starts)),
+            default=n,
+        )
     while True:
+        if pos > beyond:
+            if _strict_json(text):
+                return tokens
+            beyond = n
         if pos >= n:
             return None
         ch = text[pos]
         if expect_value:
             if ch == "{" or ch == "[":
                 stack.append([ch, 0])
-                pos = _SPACE.match(text, pos + 1).end()
+                pos = space(text, pos + 1).end()
                 if pos < n and text[pos] == ("}" if ch == "{" else "]"):
                     stack.pop()
-                    pos += 1
+                    pos = space(text, pos + 1).end()
                     expect_value = False
-                elif ch == "{":
-                    m = _STRING.match(text, pos)
+                    if not stack:
+                        return tokens if pos == n else None
+                    continue
+                if ch == "{":
+                    m = key_at(text, pos)
                     if not m:
                         return None
-                    key = json.loads(m.group(0))
-                    t = token(m, key)
-                    if t is None:
-                        return None
-                    tokens.append(t)
+                    key = _decoded(m.group(1))
+                    add(token(m, key, key))
                     path.append(key)
-                    pos = _SPACE.match(text, m.end()).end()
-                    if pos >= n or text[pos] != ":":
-                        return None
-                    pos = _SPACE.match(text, pos + 1).end()
-                    continue
+                    pos = m.end()
                 else:
                     path.append("0")
-                    continue
-            elif ch == '"':
-                m = _STRING.match(text, pos)
+                continue
+            if ch == '"':
+                m = value_at(text, pos)
                 if not m:
                     return None
-                t = token(m, None)
-                if t is None:
-                    return None
-                tokens.append(t)
+                add(token(m, None, _decoded(m.group(1))))
                 pos = m.end()
-                expect_value = False
             else:
                 m = _SCALAR.match(text, pos)
                 if not m:
                     return None
-                pos = m.end()
-                expect_value = False
-            pos = _SPACE.match(text, pos).end()
+                pos = space(text, m.end()).end()
+            expect_value = False
             if not stack:
                 return tokens if pos == n else None
             continue
         frame = stack[-1]
         if ch == ",":
-            pos = _SPACE.match(text, pos + 1).end()
+            pos = space(text, pos + 1).end()
             path.pop()
             if frame[0] == "[":
                 frame[1] += 1
                 path.append(str(frame[1]))
             else:
-                m = _STRING.match(text, pos)
+                m = key_at(text, pos)
                 if not m:
                     return None
-                key = json.loads(m.group(0))
-                t = token(m, key)
-                if t is None:
-                    return None
-                tokens.append(t)
+                key = _decoded(m.group(1))
+                add(token(m, key, key))
                 path.append(key)
-                pos = _SPACE.match(text, m.end()).end()
-                if pos >= n or text[pos] != ":":
-                    return None
-                pos = _SPACE.match(text, pos + 1).end()
+                pos = m.end()
             expect_value = True
             continue
         if ch == ("}" if frame[0] == "{" else "]"):
             stack.pop()
             path.pop()
-            pos = _SPACE.match(text, pos + 1).end()
+            pos = space(text, pos + 1).end()
             if not stack:
                 return tokens if pos == n else None
             continue
@@ -237,17 +296,28 @@ def _matches(pattern: Path, path: Path) -> bool:
     return len(pattern) == len(path) and DEEP not in path and all(p == "*" or p == q for p, q in zip(pattern, path))
 
 
+def exempt_from_secrets(relpath: str, token: Token) -> bool:
+    """Whether "secret-" is among `exempt_prefixes`: a hex member of its document, in exactly its form."""
+    depth = _depth(relpath)
+    for document, members in HEX_MEMBERS.items():
+        if depth == _depth(document) and fnmatchcase(relpath, document):
+            for pattern, form in members:
+                if _matches(pattern, token.path) and form.fullmatch(token.value):
+                    return True
+    return False
+
+
 def exempt_prefixes(relpath: str, token: Token) -> tuple[str, ...]:
     """The code prefixes this string is exempt from: "secret-" at a hex member of its form, "local-path" for a pointer."""
     out: list[str] = []
     for document, members in HEX_MEMBERS.items():
-        if fnmatchcase(relpath, document) and _depth(relpath) == _depth(document):
+        if _depth(relpath) == _depth(document) and fnmatchcase(relpath, document):
             for pattern, form in members:
                 if _matches(pattern, token.path) and form.fullmatch(token.value):
                     out.append(SECRETS)
                     break
     if not token.is_key and any(
-        fnmatchcase(relpath, d) and _depth(relpath) == _depth(d) for d in POINTER_DOCUMENTS
+        _depth(relpath) == _depth(d) and fnmatchcase(relpath, d) for d in POINTER_DOCUMENTS
     ):
         name = token.path[-1] if token.path else ""
         parent = token.path[-2] if len(token.path) > 1 else ""
@@ -261,8 +331,8 @@ def exempt_prefixes(relpath: str, token: Token) -> tuple[str, ...]:
 def in_result(relpath: str, token: Token) -> bool:
     """Whether a string is part of a fixture's recorded result, R of dialect §5.2, in sources.json."""
     return (
-        fnmatchcase(relpath, RESULTS_DOCUMENT)
-        and _depth(relpath) == _depth(RESULTS_DOCUMENT)
+        _depth(relpath) == _depth(RESULTS_DOCUMENT)
+        and fnmatchcase(relpath, RESULTS_DOCUMENT)
         and len(token.path) >= len(RESULT_PREFIX)
         and _matches(RESULT_PREFIX, token.path[: len(RESULT_PREFIX)])
     )
