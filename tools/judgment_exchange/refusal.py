@@ -7,6 +7,7 @@ was expected. Checks never raise on bad input; they return refusals.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 
@@ -50,6 +51,11 @@ class Report:
     notes: list[str] = field(default_factory=list)
     touched: list[str] | None = None
     checks: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, phase: str, started: float) -> None:
+        """Add the seconds since `started` to a phase's time (printed by benchmarks, never asserted)."""
+        self.timings[phase] = self.timings.get(phase, 0.0) + time.perf_counter() - started
 
     @property
     def passed(self) -> bool:

@@ -104,12 +104,38 @@ class WorkingTree:
             if st.st_size > limit:
                 raise TooLarge(path, st.st_size, limit)
             with os.fdopen(fd, "rb", closefd=False) as fh:
-                data = fh.read(limit + 1)
+                data = fh.read(min(st.st_size, limit) + 1)  # a file that grew since fstat is caught below
         except OSError as exc:
             raise TreeError(f"{path}: {exc.strerror}") from exc
         finally:
             os.close(fd)
         if len(data) > limit:
+            raise TooLarge(path, len(data), limit)
+        return data
+
+
+class ReadOnce:
+    """A Tree that keeps the bytes it has read, so that the checks of one entry read each file once.
+
+    The gate scopes one to an entry and drops it after; bounds still hold on every read.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.label = tree.label
+        self._bytes: dict[str, bytes] = {}
+
+    def stat(self, path: str) -> Node:
+        return self.tree.stat(path)
+
+    def list(self, path: str) -> list[Node]:
+        return self.tree.list(path)
+
+    def read(self, path: str, limit: int) -> bytes:
+        data = self._bytes.get(path)
+        if data is None:
+            data = self._bytes[path] = self.tree.read(path, limit)
+        elif len(data) > limit:
             raise TooLarge(path, len(data), limit)
         return data
 

@@ -7,12 +7,16 @@ through the preparation verifier, the scans, artifact identity within the releas
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from ..refusal import Refusal, Report
-from ..tree import DIR, FILE, Tree, TreeError
-from .directory import check_entry_directory
+from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
+from ..scan import scan_entry
+from .directory import EntryCheck, check_entry_directory, entry_id
+from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
+from .replay import replay_entry
 
 ENTRIES = "entries"
 ENTRIES_NOTE = "README.md"
@@ -76,13 +80,40 @@ def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
         report.refusals.append(refusal)
 
 
+def _check_entry(tree: Tree, path: str, selected: bool, options: GateOptions, report: Report) -> EntryCheck:
+    """One entry's directory checks, then its replay and its scan, reading each of its files once."""
+    view = ReadOnce(tree)
+    started = time.perf_counter()
+    check = check_entry_directory(view, path)
+    report.timed("entries", started)
+    if not selected:
+        return check
+    report.refusals += check.refusals
+    if options.replay:
+        started = time.perf_counter()
+        replay_entry(view, check, report)
+        report.timed("replay", started)
+    if options.scan:
+        started = time.perf_counter()
+        report.refusals += scan_entry(view, check.path, check.id)
+        report.timed("scan", started)
+    return check
+
+
 def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     """Every check of RFC 0019 §4 on the catalog `tree`; raises CatalogUnreadable on I/O failure."""
     options = options or GateOptions()
     report = Report()
+    report.checks = ["manifest and entry directories", "entry.json members and the reference chain",
+                     "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
+    report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
+    report.checks += ["artifact identity"] + ["history"] * options.history
     try:
         paths, stray = entry_directories(tree)
-        checks = [check_entry_directory(tree, p) for p in paths]
+        report.refusals += stray
+        checks = [_check_entry(tree, p, not options.entries or entry_id(p) in options.entries, options, report)
+                  for p in paths]
+        started = time.perf_counter()
         manifest = read_manifest(tree)
     except TreeError as exc:
         raise CatalogUnreadable(str(exc)) from exc
@@ -90,26 +121,12 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         if exc.__class__.__module__.startswith(("git", "gitdb")):
             raise CatalogUnreadable(f"{exc.__class__.__name__}: {exc}") from exc
         raise
-    selected = [c for c in checks if not options.entries or c.id in options.entries]
-    report.entries = len(selected)
-    report.checks = ["manifest and entry directories", "entry.json members and the reference chain",
-                     "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
-    report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
-    report.checks += ["artifact identity"] + ["history"] * options.history
-    report.refusals += stray
+    report.entries = sum(1 for c in checks if not options.entries or c.id in options.entries)
     report.refusals += manifest.refusals
     if manifest.readable:
         report.refusals += check_rows(manifest, checks)
-    for check in selected:
-        report.refusals += check.refusals
-    if options.replay:
-        from .replay import replay_entries
-        replay_entries(tree, selected, report)
-    if options.scan:
-        from ..scan import scan_entry
-        for check in selected:
-            report.refusals += scan_entry(tree, check.path, check.id)
-    from .identity import history_check, identity_check
+    report.timed("manifest", started)
+    started = time.perf_counter()
     report.refusals += identity_check(checks)
     if options.base:
         _pull_request(tree, options, report)
@@ -117,6 +134,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         history_check(tree, checks, options, report)
     else:
         report.history = "skipped"
+    report.timed("identity and history", started)
     if options.entries:
         wanted = set(options.entries)
         report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]

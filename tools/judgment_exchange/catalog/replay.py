@@ -55,20 +55,19 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
     return "kind-unread: " + ", ".join(unread or used)  # another verifier may read less than ours
 
 
-def replay_entries(tree: Tree, checks: list[EntryCheck], report: Report) -> None:
-    """Replay every replayable fixture of every kind-dialect entry whose form check passed."""
-    for check in checks:
-        if check.kind != "dialect" or not check.form_valid or check.document_data is None:
+def replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
+    """Replay every replayable fixture of a kind-dialect entry whose form check passed."""
+    if check.kind != "dialect" or not check.form_valid or check.document_data is None:
+        return
+    for fixture in check.fixtures:
+        if not fixture.replayable:
             continue
-        for fixture in check.fixtures:
-            if not fixture.replayable:
-                continue
-            try:
-                answer = _run(tree, check, fixture)
-            except TreeError as exc:
-                report.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
-                continue
-            _record(answer, check, fixture, report)
+        try:
+            answer = _run(tree, check, fixture)
+        except TreeError as exc:
+            report.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
+            continue
+        _record(answer, check, fixture, report)
 
 
 def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report) -> None:
