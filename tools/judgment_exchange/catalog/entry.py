@@ -73,6 +73,13 @@ class _Refusals:
                 self.add(MISSING, f"{member}/{name}", "required")
         return True
 
+    def grammar(self, value: Any, member: str, problem_of) -> None:
+        """A string held to a grammar: `problem_of(text)` says what is wrong, or None."""
+        if not isinstance(value, str):
+            self.add(INVALID, member, f"expected a string, found {_type_name(value)}")
+        elif (problem := problem_of(value)) is not None:
+            self.add(INVALID, member, problem)
+
     def array(self, value: dict, member: str) -> list | None:
         """The member's array, or None after refusing another type."""
         if not isinstance(value[member], list):
@@ -135,12 +142,8 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     _output(value, r)
     _requires(value, kind, r)
     _source_kinds(value, direction, r)
-    if "licence" in value and isinstance(value["licence"], str):
-        problem = grammar.licence_problem(value["licence"])
-        if problem:
-            r.add(INVALID, "licence", problem)
-    elif "licence" in value:
-        r.add(INVALID, "licence", f"expected a string, found {_type_name(value['licence'])}")
+    if "licence" in value:
+        r.grammar(value["licence"], "licence", grammar.licence_problem)
     if "author" in value:
         r.string(value["author"], "author", 1, 100)
     if "assertion" in value and value["assertion"] != ASSERTION:
@@ -174,9 +177,7 @@ def _compatibility(value: dict, r: _Refusals) -> None:
     if r.closed(c, "compatibility", ("desk", "runner"), ("desk", "runner")):
         for name in ("desk", "runner"):
             if name in c and r.string(c[name], f"compatibility/{name}", 1, 64):
-                problem = grammar.compatibility_problem(c[name])
-                if problem:
-                    r.add(INVALID, f"compatibility/{name}", problem)
+                r.grammar(c[name], f"compatibility/{name}", grammar.compatibility_problem)
 
 
 def _upgrade(value: dict, r: _Refusals) -> None:
@@ -202,12 +203,8 @@ def _pack(value: dict, r: _Refusals) -> None:
         return
     if ("versions" in p) == ("digests" in p):
         r.add(INVALID, "pack", "exactly one of versions and digests")
-    if "id" in p and isinstance(p["id"], str):
-        problem = grammar.absolute_uri_problem(p["id"])
-        if problem:
-            r.add(INVALID, "pack/id", problem)
-    elif "id" in p:
-        r.add(INVALID, "pack/id", f"expected an absolute URI string, found {_type_name(p['id'])}")
+    if "id" in p:
+        r.grammar(p["id"], "pack/id", grammar.absolute_uri_problem)
     if "versions" in p:
         r.string(p["versions"], "pack/versions", 1, 64)
     if "digests" in p:
@@ -323,9 +320,7 @@ def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
         before = len(r.out)
         closed = r.closed(record, member, names, names)
         if closed and "date" in record:
-            problem = grammar.date_problem(record["date"]) if isinstance(record["date"], str) else "expected a string"
-            if problem:
-                r.add(INVALID, f"{member}/date", problem)
+            r.grammar(record["date"], f"{member}/date", grammar.date_problem)
         for name in ("runner", "runtime"):
             if closed and name in record and not (isinstance(record[name], str) and grammar.release_key(record[name])):
                 r.add(INVALID, f"{member}/{name}", "expected a release tag vMAJOR.MINOR.PATCH")
