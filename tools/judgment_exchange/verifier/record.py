@@ -60,7 +60,7 @@ def _same_set(a: list, b: list) -> bool:
 def findings(line: bytes | None, record: Any, facts: dict, evidence: dict, cites: list,
              preparation_digest: str, require_binding: bool) -> tuple[Found | None, str]:
     """Findings 6–9 in order, and the reading's binding: matches, absent or not-checked."""
-    if record is None:
+    if line is None:
         if require_binding:
             return Found(codes.UNBOUND, "a binding is required and no record is given"), ""
         return None, "not-checked"

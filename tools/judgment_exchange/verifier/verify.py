@@ -95,7 +95,7 @@ def _preparation_refusal(preparation: Any) -> tuple[str, str] | None:
 
 
 def _record_problem(line: bytes | None, record: Any) -> tuple[str, str] | None:
-    if record is None or (why := record_refusal(line, record)) is None:
+    if line is None or (why := record_refusal(line, record)) is None:
         return None
     return codes.INPUT_MALFORMED, f"record: {why}"
 
@@ -162,11 +162,11 @@ def verify(docs: Documents) -> Refused | Found | Reading:
     """Verify one preparation (§11); the answer is a refusal, a finding or a reading, never an exception."""
     try:
         result, values = prepare(docs)
+        if not isinstance(result, Recomputation):
+            return result
+        return _conclude(result, values["preparation"], docs, values.get("record"))
     except Exception as exc:  # the last guard: no input ends in a traceback
         return Refused(codes.INPUT_MALFORMED, f"the inputs cannot be read ({type(exc).__name__}: {exc})")
-    if not isinstance(result, Recomputation):
-        return result
-    return _conclude(result, values["preparation"], docs, values.get("record"))
 
 
 def _conclude(result: Recomputation, given: Any, docs: Documents, record: Any) -> Found | Reading:
