@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from judgment_exchange.dialect import check_binding, check_form
+from judgment_exchange.dialect import binding_form_refusal, check_binding, check_form
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "dialect"
 CODES = {None, "input-over-bound", "input-malformed", "version-unread", "kind-unread"}
@@ -80,3 +80,10 @@ def test_binding_against_hostile_dialect_values_never_raises() -> None:
                      {"sources": [{"kind": "operation", "name": "a", "platform": "p", "operation": "o", "shape": "mcp", "record": "r"}]}]:
         result = check_binding(b'{"dialect":"sha256:' + b"0" * 64 + b'","sources":{"a":{"profile":"p","profileDigest":"sha256:' + b"0" * 64 + b'"}}}', document, "sha256:" + "0" * 64)
         assert result.refusal in CODES
+
+
+def test_binding_form_refusal_alone_never_raises() -> None:
+    """The phase-5 binding check a verifier may call on its own: a value for any dialect value, never an exception."""
+    binding = {"dialect": "sha256:" + "0" * 64, "sources": {"a": {"profile": "p", "profileDigest": "sha256:" + "0" * 64, "webProfiles": {}}}}
+    for document in [{"version": 3, "sources": [{"kind": "research", "name": {}}]}, {"sources": [{"kind": "operation", "name": [1], "platform": "p", "operation": "o", "shape": "mcp", "record": "r"}]}]:
+        assert binding_form_refusal(binding, document, "sha256:" + "0" * 64)[0] == "input-malformed"

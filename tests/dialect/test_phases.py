@@ -101,3 +101,22 @@ def test_binding_phases_interleave_with_the_dialects() -> None:
 def test_source_kinds_in_order_of_first_use() -> None:
     assert source_kinds(_parsed("valid-v3-all-kinds")) == ["http", "sql", "web", "selected-file", "operation"]
     assert source_kinds(_parsed("valid-v3-case-only")) == []
+
+
+def test_form_report_with_binding_measures_both_documents_before_reading_either() -> None:
+    """§11 phase 1 is "taken on every document before any is read", and phase 2 (reading) precedes the
+    dialect's counts (phase 3): the pair's first refusal is the binding's over-bound or unreadable bytes."""
+    unreadable_dialect = b'{"version": 3,'
+    big_binding = b'{"pad":"' + b"p" * 65536 + b'"}'
+    report = form_report(unreadable_dialect, big_binding)
+    assert report["refusal"] == "input-over-bound" and report["detail"].startswith("binding")
+    over_count_dialect = (CASES / "over-bound-17-sources" / "dialect.json").read_bytes()
+    report = form_report(over_count_dialect, b'{"dialect": ')
+    assert report["refusal"] == "input-malformed" and report["detail"].startswith("binding")
+    assert form_report(over_count_dialect, b'{"dialect":"x","sources":{}}')["refusal"] == "input-over-bound"
+    assert form_report(unreadable_dialect, b'{"dialect":"x","sources":{}}')["refusal"] == "input-malformed"
+    web = {"profile": "w", "profileDigest": "sha256:" + "3" * 64}
+    three = json.dumps({"dialect": "x", "sources": {"company": {"webProfiles": {"answer": web, "search": web, "page": web}}}}).encode()
+    malformed_dialect = (CASES / "malformed-rule-unknown-op" / "dialect.json").read_bytes()
+    report = form_report(malformed_dialect, three)
+    assert report["refusal"] == "input-over-bound" and "web assignments" in report["detail"]

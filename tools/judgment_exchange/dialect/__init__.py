@@ -21,10 +21,12 @@ from .binding import (
 )
 from .codes import CODES
 from .counts import count_refusal
-from .phases import DIALECT_BOUNDS, DIALECT_BYTES, check_phases, digest_of, form_refusal, kind_refusal, read_document
+from .phases import DIALECT_BOUNDS, DIALECT_BYTES, check_phases, digest_of, form_refusal, kind_refusal, measure_document, read_document
 from .sources import ALL_KINDS, source_kinds
 from .version import READABLE_VERSIONS, version_refusal
 from ..jsonstrict import Bounds
+
+BINDING_BOUNDS = Bounds(max_bytes=BINDING_BYTES, max_depth=64)
 
 __all__ = [
     "ALL_KINDS",
@@ -98,7 +100,7 @@ def check_binding(data: bytes, document: Any, dialect_digest: str) -> BindingRes
     digest. The two documents' phases interleave as §11 orders them: the binding's bytes (1, 2), both
     documents' counts (3), the dialect's version (4), both forms (5), then the bound dialect is built.
     """
-    binding, refused = read_document(data, Bounds(max_bytes=BINDING_BYTES, max_depth=64))
+    binding, refused = read_document(data, BINDING_BOUNDS)
     if refused:
         return BindingResult(refused[0], "binding: " + refused[1])
     refused = (
@@ -118,14 +120,29 @@ def check_binding(data: bytes, document: Any, dialect_digest: str) -> BindingRes
     return BindingResult(None, "valid", bound, digest_of(bound))
 
 
+def _binding_detail(refused: tuple[str, str] | None) -> tuple[str, str] | None:
+    return (refused[0], "binding: " + refused[1]) if refused else None
+
+
 def form_report(dialect: bytes, binding: bytes | None = None) -> dict:
-    """The report of `exchange form DIALECT [--binding B]`: valid with digest (and boundDigest), or a refusal."""
-    result = check_form(dialect)
-    if result.refusal:
-        return {"result": "refusal", "refusal": result.refusal, "detail": result.detail}
+    """The report of `exchange form DIALECT [--binding B]`: valid with digest (and boundDigest), or a refusal.
+
+    With a binding, the two documents' phases interleave as §11 orders them: both documents' bytes
+    are measured before either is read, both are read before any count, and so on (`check_binding`).
+    """
     if binding is None:
+        result = check_form(dialect)
+        if result.refusal:
+            return {"result": "refusal", "refusal": result.refusal, "detail": result.detail}
         return {"result": "valid", "digest": result.digest}
-    bound = check_binding(binding, result.document, result.digest)
+    refused = measure_document(dialect, DIALECT_BOUNDS) or _binding_detail(measure_document(binding, BINDING_BOUNDS))
+    if not refused:
+        document, refused = read_document(dialect, DIALECT_BOUNDS)
+        refused = refused or _binding_detail(read_document(binding, BINDING_BOUNDS)[1])
+    if refused:
+        return {"result": "refusal", "refusal": refused[0], "detail": refused[1]}
+    digest = digest_of(document)
+    bound = check_binding(binding, document, digest)
     if bound.refusal:
         return {"result": "refusal", "refusal": bound.refusal, "detail": bound.detail}
-    return {"result": "valid", "digest": result.digest, "boundDigest": bound.bound_digest}
+    return {"result": "valid", "digest": digest, "boundDigest": bound.bound_digest}

@@ -68,7 +68,7 @@ def _binding_form(binding: Any, document: Any, dialect_digest: str) -> None:
         raise fail("/dialect", f"expected a digest, found {describe(doc['dialect'])} (§4.4)")
     if doc["dialect"] != dialect_digest:
         raise fail("/dialect", f"{doc['dialect']} is not the unbound dialect's digest {dialect_digest} (§4.4)")
-    unbound = {s["name"]: s for s in _sources(document) if is_unbound(s)}
+    unbound = {s["name"]: s for s in _sources(document) if is_unbound(s) and isinstance(s.get("name"), str)}
     if not unbound:
         raise fail("", "a binding document beside a dialect with no unbound source (§4.4)")
     sources = need_object(doc["sources"], "/sources")
@@ -90,7 +90,10 @@ def _binding_form(binding: Any, document: Any, dialect_digest: str) -> None:
 
 
 def bound_dialect(document: dict, binding: dict) -> dict:
-    """The unbound dialect with the binding applied (§4.4): catalog names removed, assignments added."""
+    """The unbound dialect with the binding applied (§4.4): catalog names removed, assignments added.
+
+    Defined only on a dialect and a binding document that passed their checks (`check_binding` calls it so).
+    """
     bound = copy.deepcopy(document)
     assignments = binding["sources"]
     for source in bound.get("sources", []):

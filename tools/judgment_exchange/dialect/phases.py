@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..canon import CanonError, canonical_digest
-from ..jsonstrict import Bounds, JsonRefusal, Number, OVER_BOUND as JSON_OVER_BOUND, loads
+from ..jsonstrict import Bounds, JsonRefusal, Number, OVER_BOUND as JSON_OVER_BOUND, measure, parse
 from .codes import KIND_UNREAD, MALFORMED, OVER_BOUND
 from .counts import count_refusal
 from .reads import SourceInfo, check_copy, check_read
@@ -102,14 +102,30 @@ def check_phases(document: Any, readable_versions: frozenset, readable_kinds: fr
     )
 
 
+def _refusal(exc: JsonRefusal) -> tuple[str, str]:
+    return (OVER_BOUND if exc.kind == JSON_OVER_BOUND else MALFORMED, exc.detail)
+
+
+def measure_document(data: bytes, bounds: Bounds) -> tuple[str, str] | None:
+    """Phase 1 alone: the byte bounds of §12, taken on every document before any is read (§11)."""
+    if not isinstance(data, (bytes, bytearray)):
+        return (MALFORMED, "the document is not bytes")
+    try:
+        measure(bytes(data), bounds)
+    except JsonRefusal as exc:
+        return _refusal(exc)
+    return None
+
+
 def read_document(data: bytes, bounds: Bounds) -> tuple[Any, tuple[str, str] | None]:
     """Phases 1 and 2: the byte bounds of §12, then §1's strict reading."""
-    if not isinstance(data, (bytes, bytearray)):
-        return None, (MALFORMED, "the document is not bytes")
+    refused = measure_document(data, bounds)
+    if refused:
+        return None, refused
     try:
-        return loads(bytes(data), bounds), None
+        return parse(bytes(data)), None
     except JsonRefusal as exc:
-        return None, (OVER_BOUND if exc.kind == JSON_OVER_BOUND else MALFORMED, exc.detail)
+        return None, _refusal(exc)
 
 
 def digest_of(document: Any) -> str | None:
