@@ -155,3 +155,20 @@ def test_a_member_naming_no_source_comes_after_the_last_source():
         inputs.profiles[0], {"tool": "approvals", "arguments": {"approver": "dana", "note": "vendor 7"}},
         {"decision": "approved", "availability": "maybe"}, AT)
     assert _answer({**files, "sources.json": canon(acquisitions)}) == _finding("read-failed")
+
+
+def test_binding_count_bound_precedes_the_dialect_form():
+    """§11: phase 3 (count bounds, a binding's two web assignments per source, §12) precedes phase 5
+    (forms): a binding with three web assignments beside a dialect of another form is over bound."""
+    from judgment_exchange.verifier import Documents, report, verify
+
+    dialect = b'{"version":3,"sources":[{"name":"r","kind":"research"}]}'
+    binding = (b'{"dialect":"sha256:' + b"0" * 64 + b'","sources":{"r":{"profile":"a","profileDigest":"sha256:'
+               + b"0" * 64 + b'","webProfiles":{"a":{},"b":{},"c":{}}}}}')
+    answer = verify(Documents(dialect=dialect, case=b"{}", profiles=b"[]", preparation=b'{"verifiedAt":"x"}',
+                              binding=binding))
+    assert report(answer) == {"result": "refusal", "refusal": "input-over-bound"}
+    near = binding.replace(b',"c":{}', b"")
+    answer = verify(Documents(dialect=dialect, case=b"{}", profiles=b"[]", preparation=b'{"verifiedAt":"x"}',
+                              binding=near))
+    assert report(answer) == {"result": "refusal", "refusal": "input-malformed"}

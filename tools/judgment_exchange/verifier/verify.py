@@ -116,7 +116,8 @@ def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
         return values, {}
     dialect, profiles, acquisitions = values["dialect"], values["profiles"], values["acquisitions"]
     record = values.get("record")
-    if (refused := _first(dialect_form.count_refusal(dialect), profile_rules.count_refusal(profiles),
+    binding_counts = dialect_form.binding_count_refusal(values["binding"]) if "binding" in values else None
+    if (refused := _first(dialect_form.count_refusal(dialect), binding_counts, profile_rules.count_refusal(profiles),
                           receipts.count_refusal(acquisitions), research.count_refusal(dialect, acquisitions))) is not None:
         return refused, {}
     if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
