@@ -128,3 +128,21 @@ def test_console_script_on_this_repository():
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["result"] == "pass" and report["history"] in ("checked", "no-releases")
+
+
+def test_new_refuses_a_symlinked_publisher_directory(capsys, tmp_path):
+    builder = CatalogBuilder(tmp_path / "catalog")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (builder.root / "entries").mkdir()
+    (builder.root / "entries" / "acme").symlink_to(outside)
+    assert run(capsys, "new", "acme.triage", "--kind", "preset", "--catalog", str(builder.root))[0] == 3
+    assert list(outside.iterdir()) == []
+
+
+def test_digest_of_a_special_file_is_io_failure(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert run(capsys, "digest", str(fifo))[0] == 4

@@ -7,9 +7,13 @@ Exit statuses follow the organisation's runtime: 0 pass, 1 refusal, 3 bad invoca
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import stat
 import sys
+import tempfile
+import unicodedata
 from typing import Sequence
 
 from .refusal import Report
@@ -37,6 +41,21 @@ def find_catalog(start: str | None = None) -> str:
         probe = parent
 
 
+def _safe(text: object) -> str:
+    """Text for a terminal: control, format (bidi) and line-separator characters written escaped, so
+    no file name can forge a line of the report."""
+    out = []
+    for c in str(text):
+        category = unicodedata.category(c)
+        if category == "Cs":
+            out.append(f"\\u{ord(c):04x}")
+        elif category in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(c.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 def _emit_json(value: dict) -> None:
     """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
@@ -49,9 +68,11 @@ def _print_text(report: Report, catalog: str) -> None:
     print(f"checks: {', '.join(report.checks)}", file=out)
     for r in report.refusals:
         where = " ".join(x for x in (r.entry or "", r.path or "") if x)
-        print(f"refused {r.code}: {where}: {r.detail}", file=out)
+        print(f"refused {r.code}: {_safe(where)}: {_safe(r.detail)}", file=out)
     for s in report.skipped:
-        print(f"skipped {s.entry} fixture {s.fixture}: {s.reason} (held by its digests only)", file=out)
+        print(f"skipped {_safe(s.entry)} fixture {_safe(s.fixture)}: {s.reason} (held by its digests only)", file=out)
+    for note in report.notes:
+        print(f"note: {_safe(note)}", file=out)
     print(f"replayed: {report.replayed} fixture(s) recomputed with agreement", file=out)
     if report.touched is not None:
         print(f"touched: {', '.join(report.touched) or 'no entry'}", file=out)
@@ -82,13 +103,36 @@ def cmd_check(args: argparse.Namespace) -> int:
     return PASS if report.passed else REFUSED
 
 
+def _write_file(path: str, data: bytes) -> None:
+    """Replace a regular file (or create it) without following a symlink: a temporary file beside it,
+    then an atomic rename; anything but a regular file there is refused (OSError)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EPERM,
+                                "not a regular file; nothing written", path)
+    fd, tmp = tempfile.mkstemp(prefix=".manifest-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def cmd_manifest(args: argparse.Namespace) -> int:
-    from .catalog.gate import entry_directories
     from .catalog.directory import check_entry_directory
+    from .catalog.gate import entry_directories
     from .catalog.manifest import compute_row, write_manifest
     from .tree import TreeError, WorkingTree
 
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    if not os.path.isdir(catalog):
+        print(f"exchange manifest: {catalog}: no such directory", file=sys.stderr)
+        return IO
     tree = WorkingTree(catalog)
     try:
         paths, _ = entry_directories(tree)
@@ -96,9 +140,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     except TreeError as exc:
         print(f"exchange manifest: {exc}", file=sys.stderr)
         return IO
-    unreadable = [c for c in checks if c.kind is None or "entry.json" not in c.stored]
+    unreadable = [c for c in checks if c.kind is None or "entry.json" not in c.stored or not _one_line_utf8(c.path)]
     for c in unreadable:
-        print(f"exchange manifest: {c.path}/entry.json has no readable kind; fix the entry first", file=sys.stderr)
+        print(f"exchange manifest: {_safe(c.path)}: not an entry a row can pin (a readable entry.json with its "
+              "kind, under a directory named by an id); fix the entry first", file=sys.stderr)
     if unreadable:
         return REFUSED
     data = write_manifest([compute_row(c) for c in checks])
@@ -106,12 +151,18 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     try:
         with open(path, "rb") as fh:
             current = fh.read()
-    except OSError:
+    except FileNotFoundError:
         current = b""
+    except OSError as exc:
+        print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
+        return IO
     if args.write:
         if current != data:
-            with open(path, "wb") as fh:
-                fh.write(data)
+            try:
+                _write_file(path, data)
+            except OSError as exc:
+                print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
+                return IO
         print(f"manifest.json: {len(checks)} row(s) written")
         return PASS
     if current == data:
@@ -126,11 +177,22 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     return REFUSED
 
 
+def _one_line_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def cmd_digest(args: argparse.Namespace) -> int:
     from .canon import CanonError, canonical_digest, digest
     from .jsonstrict import Bounds, JsonRefusal, loads
 
     try:
+        if not stat.S_ISREG(os.stat(args.file).st_mode):
+            print(f"exchange digest: {args.file}: not a regular file", file=sys.stderr)
+            return IO
         with open(args.file, "rb") as fh:
             data = fh.read()
     except OSError as exc:
@@ -199,9 +261,27 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit_json(result.as_json())
     else:
-        print(f"release {result.tag} of {result.location} at commit {result.commit}")
+        print(f"release {result.tag} of {_safe(result.location)} at commit {result.commit}")
         _print_text(result.report, f"{result.location}@{result.tag}")
+        for item in result.report.results():
+            print(f"entry {_safe(item['id'])}: {item['result']}")
     return PASS if result.report.passed else REFUSED
+
+
+def _summary(entry: dict) -> str:
+    """One entry side of an upgrade review: kind, direction, compatibility, artifact pair and digest."""
+    parts = [f"kind {entry.get('kind')}", f"direction {entry.get('direction')}",
+             f"entryDigest {entry.get('entryDigest')}"]
+    compatibility = entry.get("compatibility")
+    if isinstance(compatibility, dict):
+        parts.append("compatibility " + ", ".join(f"{k} {v}" for k, v in compatibility.items()))
+    elif compatibility is not None:
+        parts.append(f"compatibility {compatibility} (not of §3's form)")
+    artifact = entry.get("artifact")
+    if isinstance(artifact, dict):
+        parts.append(f"artifact {artifact.get('id')} {artifact.get('version')} (dialect.digest "
+                     f"{entry.get('dialectDigest')})")
+    return _safe("; ".join(parts))
 
 
 def cmd_upgrade_diff(args: argparse.Namespace) -> int:
@@ -219,12 +299,12 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         for refusal in diff.get("refusals", []):
             print(f"refused {refusal['code']}: {refusal['detail']}")
         for change in diff.get("changes", []):
-            line = f"{change['change']} {change['id']}"
-            if change.get("kindChanged") or change.get("directionChanged"):
-                line += " (kind or direction changed)"
+            print(f"{change['change']} {_safe(change['id'])}")
+            for side in ("from", "to"):
+                if side in change:
+                    print(f"  {side}: {_summary(change[side])}")
             if change.get("upgradeNote"):
-                line += f" — note: {change['upgradeNote']}"
-            print(line)
+                print(f"  upgrade note: {_safe(change['upgradeNote'])}")
     return REFUSED if diff["result"] == "refused" else PASS
 
 

@@ -12,7 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 
-from .catalog.gate import GateOptions, check_catalog
+from .catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from .catalog.grammar import release_key
 from .refusal import Refusal, Report
 from .tree import GitTree, TreeError
@@ -36,7 +36,8 @@ class ReleaseCheck:
 
     def as_json(self) -> dict:
         out = self.report.as_json()
-        return {"location": self.location, "tag": self.tag, "commit": self.commit, **out}
+        return {"location": self.location, "tag": self.tag, "commit": self.commit, **out,
+                "results": self.report.results()}
 
 
 def open_location(location: str, workdir: str):
@@ -82,7 +83,7 @@ def release_check(location: str, tag: str, *, entries: list[str] | None = None, 
             if refusal:
                 result.report.refusals.append(refusal)
                 return result
-            if expect_commit and not commit.startswith(expect_commit):
+            if expect_commit and commit != expect_commit.lower():
                 result.report.refusals.append(Refusal(
                     "release-tag-moved", None, f"{tag} now resolves to {commit}, not the retained {expect_commit}"))
                 return result
@@ -91,8 +92,8 @@ def release_check(location: str, tag: str, *, entries: list[str] | None = None, 
                                   release_tag=tag, max_history=history)
             try:
                 result.report = check_catalog(GitTree(repo, commit), options)
-            except TreeError as exc:
-                raise LocationError(str(exc)) from exc
+            except (TreeError, CatalogUnreadable) as exc:
+                raise LocationError(f"{tag} at {commit}: {exc}") from exc
             if history is None:
                 result.report.history = UNCHECKED
         finally:
@@ -113,8 +114,6 @@ def _entry_summary(tree: GitTree, row: dict) -> dict:
 
 def upgrade_diff(location: str, from_tag: str, to_tag: str) -> dict:
     """What changed between two releases, for review before an upgrade (§7); refuses a lower target."""
-    from .catalog.manifest import read_manifest
-
     with tempfile.TemporaryDirectory(prefix="exchange-upgrade-") as workdir:
         repo = open_location(location, workdir)
         try:
@@ -131,26 +130,39 @@ def upgrade_diff(location: str, from_tag: str, to_tag: str) -> dict:
                    "to": {"tag": to_tag, "commit": commits.get(to_tag)}}
             if refusals:
                 return out | {"result": "refused", "refusals": [r.as_json() for r in refusals]}
-            old, new = GitTree(repo, commits[from_tag]), GitTree(repo, commits[to_tag])
-            old_rows, new_rows = read_manifest(old).rows, read_manifest(new).rows
-            changes = []
-            for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8")):
-                before, after = old_rows.get(entry_id), new_rows.get(entry_id)
-                if after is None:
-                    changes.append({"id": entry_id, "change": "withdrawn", "from": _entry_summary(old, before),
-                                    "note": "stays imported at its old commit; never silently removed"})
-                    continue
-                if before is None:
-                    changes.append({"id": entry_id, "change": "added", "to": _entry_summary(new, after)})
-                    continue
-                if old.object_id(before["path"]) == new.object_id(after["path"]) and before == after:
-                    continue
-                was, now = _entry_summary(old, before), _entry_summary(new, after)
-                notes = now.get("upgrade") if isinstance(now.get("upgrade"), dict) else {}
-                changes.append({"id": entry_id, "change": "changed", "from": was, "to": now,
-                                "kindChanged": was["kind"] != now["kind"],
-                                "directionChanged": was["direction"] != now["direction"],
-                                "upgradeNote": notes.get(before.get("entryDigest"))})
-            return out | {"result": "changes", "changes": changes}
+            try:
+                return out | _changes(GitTree(repo, commits[from_tag]), GitTree(repo, commits[to_tag]))
+            except TreeError as exc:
+                raise LocationError(f"{location}: {exc}") from exc
         finally:
             repo.close()
+
+
+def _changes(old: GitTree, new: GitTree) -> dict:
+    """The reviewed difference of two releases' entries; both manifests must read in §3's form."""
+    from .catalog.manifest import read_manifest
+
+    manifests = (read_manifest(old), read_manifest(new))
+    refused = [r for m in manifests for r in m.refusals]  # a manifest form error refuses the review (O17)
+    if refused:
+        return {"result": "refused", "refusals": [r.as_json() for r in refused]}
+    old_rows, new_rows = manifests[0].rows, manifests[1].rows
+    changes = []
+    for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8")):
+        before, after = old_rows.get(entry_id), new_rows.get(entry_id)
+        if after is None:
+            changes.append({"id": entry_id, "change": "withdrawn", "from": _entry_summary(old, before),
+                            "note": "stays imported at its old commit; never silently removed"})
+            continue
+        if before is None:
+            changes.append({"id": entry_id, "change": "added", "to": _entry_summary(new, after)})
+            continue
+        if old.object_id(before["path"]) == new.object_id(after["path"]) and before == after:
+            continue
+        was, now = _entry_summary(old, before), _entry_summary(new, after)
+        notes = now.get("upgrade") if isinstance(now.get("upgrade"), dict) else {}
+        changes.append({"id": entry_id, "change": "changed", "from": was, "to": now,
+                        "kindChanged": was["kind"] != now["kind"],
+                        "directionChanged": was["direction"] != now["direction"],
+                        "upgradeNote": notes.get(before.get("entryDigest"))})
+    return {"result": "changes", "changes": changes}

@@ -51,6 +51,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     touched: list[str] | None = None
     checks: list[str] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
     def timed(self, phase: str, started: float) -> None:
@@ -69,4 +70,10 @@ class Report:
             "skipped": [s.as_json() for s in self.skipped],
             "replayed": self.replayed,
             "history": self.history,
-        } | ({"touched": self.touched} if self.touched is not None else {})
+        } | ({"touched": self.touched} if self.touched is not None else {}) \
+          | ({"notes": self.notes} if self.notes else {})
+
+    def results(self) -> list[dict]:
+        """Each checked entry's result: refused when any refusal names it (a consumer keeps these)."""
+        refused = {r.entry for r in self.refusals}
+        return [{"id": i, "result": "refused" if i in refused else "pass"} for i in self.checked]

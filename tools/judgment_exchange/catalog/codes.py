@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "manifest-kind-mismatch": "RFC 0019 §3: row kind equals the entry's",
     "manifest-digest-mismatch": "RFC 0019 §§3–4: entryDigest, dialectDigest, outputDigest over stored bytes",
     "manifest-fixtures-mismatch": "RFC 0019 §3: fixtures rows in entry order, files equal to the file set",
+    "entry-unknown": "interfaces.md --entry ID: an id that names no entry directory is refused, never passed",
     "one-entry-per-pull-request": "RFC 0019 §6: one entry per pull request (exchange check --base)",
     "base-unreadable": "interfaces.md --base: the pull request's base revision cannot be read",
     "release-tag-invalid": "RFC 0019 §7: a release is a tag of §3's grammar resolving to a commit",

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..refusal import Refusal, Report
-from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
+from ..tree import DIR, FILE, ReadOnce, Tree, TreeError, WorkingTree
 from ..scan import scan_entry
 from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
@@ -66,12 +66,21 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
     return paths, stray
 
 
+def repository_of(tree: Tree, options: GateOptions) -> str | None:
+    """The git repository the tree belongs to: given, a GitTree's own, or a working tree's root."""
+    if options.repository:
+        return options.repository
+    repo = getattr(tree, "repo", None)
+    if repo is not None:
+        return repo.git_dir if repo.bare else repo.working_tree_dir
+    return getattr(tree, "root", None) if isinstance(tree, WorkingTree) else None
+
+
 def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
     from .pullrequest import BaseUnreadable, one_entry_refusal, touched_entries
 
-    repository = options.repository or getattr(tree, "root", None)
     try:
-        report.touched = touched_entries(repository, options.base)
+        report.touched = touched_entries(repository_of(tree, options), options.base, getattr(tree, "commit", None))
     except BaseUnreadable as exc:
         report.refusals.append(Refusal("base-unreadable", None, str(exc)))
         return
@@ -121,7 +130,11 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         if exc.__class__.__module__.startswith(("git", "gitdb")):
             raise CatalogUnreadable(f"{exc.__class__.__name__}: {exc}") from exc
         raise
-    report.entries = sum(1 for c in checks if not options.entries or c.id in options.entries)
+    report.checked = [c.id for c in checks if not options.entries or c.id in options.entries]
+    report.entries = len(report.checked)
+    for unknown in sorted(set(options.entries) - {c.id for c in checks}):
+        report.refusals.append(Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog "
+                                       f"reads as that id (entries/<publisher>/<name>)", unknown))
     report.refusals += manifest.refusals
     if manifest.readable:
         report.refusals += check_rows(manifest, checks)

@@ -35,7 +35,9 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report)
     """Upgrade keys and artifact history against every previous release (no form-only fallback)."""
     from ..history import check_history
 
-    repository = options.repository or getattr(tree, "root", None)
+    from .gate import repository_of
+
+    repository = repository_of(tree, options)
     if repository is None or not os.path.exists(repository):
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
@@ -44,3 +46,4 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report)
                            max_releases=options.max_history)
     report.history = result.status
     report.refusals += result.refusals
+    report.notes += result.notes

@@ -181,7 +181,7 @@ def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
 
 def write_manifest(rows: list[dict]) -> bytes:
     """manifest.json's bytes: rows in id byte order, two-space indentation, a final newline."""
-    ordered = sorted(rows, key=lambda r: r["id"].encode("utf-8"))
+    ordered = sorted(rows, key=lambda r: r["id"].encode("utf-8", "surrogateescape"))
     return (json.dumps(ordered, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 

@@ -9,16 +9,20 @@ class BaseUnreadable(Exception):
     """The base revision or the repository could not be read."""
 
 
-def touched_entries(repository: str, base: str) -> list[str]:
-    """Ids of the entries whose files differ between `base` and the working tree (untracked included)."""
+def touched_entries(repository: str, base: str, commit: str | None = None) -> list[str]:
+    """Ids of the entries whose files differ between `base` and `commit`, or, with no commit, the
+    working tree (untracked files included)."""
     import git
 
     try:
         repo = git.Repo(repository)
         try:
             repo.commit(base)
-            names = repo.git.diff("--name-only", "-z", "--no-renames", base).split("\0")
-            names += repo.untracked_files
+            if commit is None:
+                names = repo.git.diff("--name-only", "-z", "--no-renames", base).split("\0")
+                names += repo.untracked_files
+            else:
+                names = repo.git.diff("--name-only", "-z", "--no-renames", base, commit).split("\0")
         finally:
             repo.close()
     except Exception as exc:  # GitPython raises several types for a bad revision or repository

@@ -29,8 +29,14 @@ def scaffold(catalog: str, entry_id: str, kind: str, direction: str) -> list[str
         raise ValueError("a preset is direction input")
     rel = entry_path(entry_id)
     root = os.path.join(catalog, *rel.split("/"))
-    if os.path.exists(root):
+    if os.path.lexists(root):
         raise ValueError(f"{rel} exists already")
+    probe = catalog
+    for part in rel.split("/")[:-1]:
+        probe = os.path.join(probe, part)
+        if os.path.islink(probe) or (os.path.lexists(probe) and not os.path.isdir(probe)):
+            raise ValueError(f"{os.path.relpath(probe, catalog)} is not a directory of the catalog (a symlink or a "
+                             "file); nothing written")
     dialect_doc = {"version": 3, "sources": [{"name": "example", "kind": "operation", "platform": "example-platform",
                                               "operation": "example-read", "shape": "mcp", "record": "adapter-mcp",
                                               "maxAge": 300, "arguments": {"tool": "example_tool", "arguments": {}},

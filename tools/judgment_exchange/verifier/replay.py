@@ -32,7 +32,10 @@ def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
 def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict:
     """The §11 report of another verifier program: shlex-split command, `--fixture PATH` appended."""
     path = Path(entry_dir) / "fixtures" / fixture_name
-    argv = shlex.split(command) + ["--fixture", str(path)]
+    try:
+        argv = shlex.split(command) + ["--fixture", str(path)]
+    except ValueError as exc:
+        return {"result": "error", "detail": f"EXCHANGE_VERIFIER {command!r} cannot be split into words ({exc})"}
     try:
         done = subprocess.run(argv, capture_output=True, timeout=REPLAY_TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
