@@ -118,3 +118,21 @@ def test_the_example_entries_pass_the_whole_gate(tmp_path):
     report = check_catalog(WorkingTree(str(builder.root)), OPTIONS)
     assert report.passed, describe(report)
     assert report.entries == 4 and report.replayed == 6 and report.skipped == []
+
+
+def test_a_reading_with_another_digest_refuses_the_entry(runner_catalog, monkeypatch):
+    """RFC 0019 §4: a reading whose digest is not the fixture's preparationDigest refuses the entry."""
+    line = '{"binding":"not-checked","digest":"sha256:%s","result":"reading"}' % ("0" * 64)
+    script = f"import sys; sys.stdout.write({line!r} + chr(10))"
+    monkeypatch.setenv("EXCHANGE_VERIFIER", f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}")
+    report = check_catalog(WorkingTree(str(runner_catalog.root)), OPTIONS)
+    assert sorted({(r.code, r.entry) for r in report.refusals}) == [
+        ("replay-digest-mismatch", "acme.vendors"), ("replay-digest-mismatch", "acme.vendors-calc")]
+    assert report.replayed == 0
+
+
+def test_an_entry_filter_naming_no_entry_is_refused(runner_catalog):
+    report = check_catalog(WorkingTree(str(runner_catalog.root)), GateOptions(history=False, entries=["acme.vendor"]))
+    assert [(r.code, r.entry) for r in report.refusals] == [("entry-unknown", "acme.vendor")]
+    report = check_catalog(WorkingTree(str(runner_catalog.root)), GateOptions(history=False, entries=["acme.vendors"]))
+    assert report.passed and report.entries == 1
