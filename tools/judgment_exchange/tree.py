@@ -68,6 +68,7 @@ class WorkingTree:
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
         self.label = self.root
+        self.repository = self.root
 
     def stat(self, path: str) -> Node:
         full = _join(self.root, path)
@@ -123,6 +124,7 @@ class ReadOnce:
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self.label = tree.label
+        self.repository = getattr(tree, "repository", None)
         self._bytes: dict[str, bytes] = {}
 
     def stat(self, path: str) -> Node:
@@ -346,3 +348,4 @@ class GitTree(ReleaseTree):
         except Exception as exc:  # GitPython raises several types for a bad repository or revision
             raise TreeError(f"{rev}: not a commit of {repo} ({exc.__class__.__name__})") from exc
         super().__init__(ObjectStore(self.repo), commit, f"{rev}@{commit[:12]}")
+        self.repository = str(self.repo.git_dir if self.repo.bare else self.repo.working_tree_dir)

@@ -1,8 +1,9 @@
 """The Exchange's test over a whole catalog (RFC 0019 §4): one report from every check.
 
-Order: the entry directories (entry.json members, the reference chain, the document form,
-fixture file sets and binding documents, digests), the manifest against them, fixture replay
-through the preparation verifier, the scans, artifact identity within the release, then history.
+Each entry in id order: its directory (entry.json members, the reference chain, the document
+form, fixture file sets and binding documents, digests), its fixtures replayed through the
+preparation verifier, its files scanned — each file read once. Then the manifest against every
+entry, artifact identity within the release, the pull request's touched entries, and history.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..refusal import Refusal, Report
-from ..tree import DIR, FILE, ReadOnce, Tree, TreeError, WorkingTree
+from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
 from ..scan import scan_entry
 from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
@@ -62,25 +63,16 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
                 stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories"))
             else:
                 paths.append(npath)
-    paths.sort(key=lambda p: (p.split("/")[1] + "." + p.split("/")[2]).encode("utf-8", "surrogateescape"))
+    paths.sort(key=lambda p: entry_id(p).encode("utf-8", "surrogateescape"))
     return paths, stray
-
-
-def repository_of(tree: Tree, options: GateOptions) -> str | None:
-    """The git repository the tree belongs to: given, a GitTree's own, or a working tree's root."""
-    if options.repository:
-        return options.repository
-    repo = getattr(tree, "repo", None)
-    if repo is not None:
-        return repo.git_dir if repo.bare else repo.working_tree_dir
-    return getattr(tree, "root", None) if isinstance(tree, WorkingTree) else None
 
 
 def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
     from .pullrequest import BaseUnreadable, one_entry_refusal, touched_entries
 
     try:
-        report.touched = touched_entries(repository_of(tree, options), options.base, getattr(tree, "commit", None))
+        repository = options.repository or getattr(tree, "repository", None)
+        report.touched = touched_entries(repository, options.base, getattr(tree, "commit", None))
     except BaseUnreadable as exc:
         report.refusals.append(Refusal("base-unreadable", None, str(exc)))
         return

@@ -35,9 +35,7 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report)
     """Upgrade keys and artifact history against every previous release (no form-only fallback)."""
     from ..history import check_history
 
-    from .gate import repository_of
-
-    repository = repository_of(tree, options)
+    repository = options.repository or getattr(tree, "repository", None)
     if repository is None or not os.path.exists(repository):
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
