@@ -146,3 +146,8 @@ def test_digest_of_a_special_file_is_io_failure(capsys, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     assert run(capsys, "digest", str(fifo))[0] == 4
+
+
+def test_release_tag_outside_the_grammar_is_a_bad_invocation(capsys, catalog):
+    assert run(capsys, "check", "--catalog", str(catalog), "--no-history", "--release-tag", "1.0.0")[0] == 3
+    assert run(capsys, "check", "--catalog", str(catalog), "--no-history", "--release-tag", "v1.0.0")[0] == 0

@@ -85,6 +85,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .catalog.gate import CatalogUnreadable, GateOptions, check_catalog
     from .tree import WorkingTree
 
+    from .catalog.grammar import release_key
+
+    if args.release_tag is not None and release_key(args.release_tag) is None:
+        print(f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
+        return USAGE
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if not os.path.isdir(catalog):
         print(f"exchange check: {catalog}: no such directory", file=sys.stderr)
