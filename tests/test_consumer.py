@@ -11,11 +11,8 @@ from judgment_exchange.cli import main
 from judgment_exchange.consumer import release_check, upgrade_diff
 
 from .support.catalog import CatalogBuilder, pretty
-from .support.gitrepo import GitRepo
+from .support.gitrepo import GitRepo, files_of
 
-
-def files_of(root) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,13 +18,10 @@ from judgment_exchange.consumer import upgrade_diff
 from judgment_exchange.tree import GitTree
 
 from ..support.catalog import CatalogBuilder
-from ..support.gitrepo import GitRepo
+from ..support.gitrepo import GitRepo, files_of
 
 NO_WORK = dict(replay=False, scan=False)
 
-
-def files_of(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:

@@ -27,6 +27,11 @@ def _env() -> dict[str, str]:
     return env
 
 
+def files_of(root: Path) -> dict[str, bytes]:
+    """Every file under `root`, by its '/'-separated relative path: a snapshot for `GitRepo.snapshot`."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
 class GitRepo:
     """A repository in a temporary directory: write a snapshot, commit it, tag it, damage it."""
 

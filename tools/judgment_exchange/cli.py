@@ -132,6 +132,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     from .catalog.directory import check_entry_directory
     from .catalog.gate import entry_directories
     from .catalog.manifest import compute_row, write_manifest
+    from .jsonstrict import well_formed
     from .tree import TreeError, WorkingTree
 
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
@@ -145,7 +146,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     except TreeError as exc:
         print(f"exchange manifest: {exc}", file=sys.stderr)
         return IO
-    unreadable = [c for c in checks if c.kind is None or "entry.json" not in c.stored or not _one_line_utf8(c.path)]
+    unreadable = [c for c in checks if c.kind is None or "entry.json" not in c.stored or not well_formed(c.path)]
     for c in unreadable:
         print(f"exchange manifest: {_safe(c.path)}: not an entry a row can pin (a readable entry.json with its "
               "kind, under a directory named by an id); fix the entry first", file=sys.stderr)
@@ -180,14 +181,6 @@ def cmd_manifest(args: argparse.Namespace) -> int:
                                                "manifest.json", "manifest.json (computed)"))
     print("manifest.json differs from the entries; run exchange manifest --write", file=sys.stderr)
     return REFUSED
-
-
-def _one_line_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def cmd_digest(args: argparse.Namespace) -> int:

@@ -151,7 +151,8 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def _well_formed(text: str) -> bool:
+def well_formed(text: str) -> bool:
+    """Well-formed Unicode (dialect §1): no lone surrogate."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -164,11 +165,11 @@ def _check_strings(value: Any) -> None:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if not _well_formed(item):
+            if not well_formed(item):
                 raise JsonRefusal(MALFORMED, "a string holds a lone surrogate")
         elif isinstance(item, dict):
             for key, member in item.items():
-                if not _well_formed(key):
+                if not well_formed(key):
                     raise JsonRefusal(MALFORMED, "a member name holds a lone surrogate")
                 stack.append(member)
         elif isinstance(item, list):

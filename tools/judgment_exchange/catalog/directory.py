@@ -287,7 +287,7 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
                      + (f"; missing {missing}" if missing else "") + (f"; not used {extra}" if extra else ""))
 
 
-def _fixture_names(check: EntryCheck, tree: Tree) -> list[tuple[str, str | None]]:
+def _fixture_names(check: EntryCheck) -> list[tuple[str, str | None]]:
     fixtures = check.entry.get("fixtures")
     if not isinstance(fixtures, list):
         return []
@@ -300,7 +300,7 @@ def _fixture_names(check: EntryCheck, tree: Tree) -> list[tuple[str, str | None]
 
 
 def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
-    named = _fixture_names(check, tree)
+    named = _fixture_names(check)
     if "fixtures" not in listing or listing["fixtures"].kind != DIR:
         return
     base = f"{check.path}/fixtures"
