@@ -7,6 +7,11 @@ path is exercised too. Prints the scan's time per entry and in total, through Wo
 with --git, through GitTree over one commit of the same files).
 
     python benchmarks/scan_bench.py [--entries 1024] [--git]
+    python benchmarks/scan_bench.py --hostile     # issue #11 item 4: the scan of hostile files, in time and memory
+
+--hostile scans, each in a fresh process, one entry holding a 15 MB stray file (refused unread), a
+sources.json at its 2 MiB bound on one line with a base64 payload in a result, and a preparation.json at
+its 8 MiB bound on one line with a long base64 value, and prints each one's time and peak memory.
 """
 
 from __future__ import annotations
@@ -89,11 +94,59 @@ def _report(label: str, times: list[float], refusals: int, size: int) -> None:
           f"median {1000 * statistics.median(times):.1f} ms, max {1000 * max(times):.1f} ms")
 
 
+HOSTILE = ("stray-15mb", "sources-2mib-payload", "preparation-8mib-line")
+
+
+def _hostile_one(kind: str) -> None:
+    """Build one hostile entry, scan it, print the time and the process's peak memory (run in its own process)."""
+    import base64
+    import random
+    import resource
+
+    rng = random.Random(11)
+    with tempfile.TemporaryDirectory(prefix="scan-hostile-") as tmp:
+        entry = Path(tmp) / "entries" / "acme" / "hostile"
+        (entry / "fixtures" / "basic").mkdir(parents=True)
+        if kind == "stray-15mb":
+            rel, data = "dump.txt", b"A" * (15 * 1000 * 1000)
+        elif kind == "sources-2mib-payload":
+            payload = base64.b64encode(rng.randbytes(2_097_152 * 3 // 4 - 200)).decode()
+            value = {"vendor": {"response": {"result": {"key": "x", "attachment": payload}}}}
+            rel, data = "fixtures/basic/sources.json", json.dumps(value).encode()
+        else:
+            facts = {"facts": [{"value": "token " + base64.b64encode(rng.randbytes(8_388_608 * 3 // 4 - 200)).decode()}]}
+            rel, data = "fixtures/basic/preparation.json", json.dumps(facts).encode()
+        (entry / rel).write_bytes(data)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        start = time.perf_counter()
+        refusals = scan_entry(WorkingTree(tmp), "entries/acme/hostile")
+        took = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        codes = sorted({r.code for r in refusals})
+        print(f"{kind}: {len(data)} bytes in {rel}; {took:.2f} s; peak memory {peak / 1024:.0f} MB "
+              f"(before the scan {before / 1024:.0f} MB); refusals {codes}")
+
+
+def _hostile() -> int:
+    import subprocess
+
+    for kind in HOSTILE:
+        subprocess.run([sys.executable, __file__, "--hostile-one", kind], check=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1024)
     parser.add_argument("--git", action="store_true", help="also scan one commit of the same files through GitTree")
+    parser.add_argument("--hostile", action="store_true", help="the scan of hostile files (issue #11 item 4)")
+    parser.add_argument("--hostile-one", choices=HOSTILE, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.hostile_one:
+        _hostile_one(args.hostile_one)
+        return 0
+    if args.hostile:
+        return _hostile()
     with tempfile.TemporaryDirectory(prefix="scan-bench-") as tmp:
         root = Path(tmp)
         start = time.perf_counter()

@@ -36,7 +36,7 @@ def test_check_json_on_a_passing_catalog(capsys, catalog):
     report = json.loads(out)
     assert code == 0 and out.endswith("\n") and out.count("\n") == 1
     assert report["result"] == "pass" and report["entries"] == 2 and report["history"] == "skipped"
-    assert set(report) == {"result", "entries", "refusals", "skipped", "replayed", "history"}
+    assert set(report) == {"result", "entries", "refusals", "skipped", "replayed", "history", "reader", "replays"}
 
 
 def test_check_text_says_what_it_checked(capsys, catalog):
@@ -117,7 +117,9 @@ def test_new_scaffold_then_check(capsys, tmp_path):
     assert code == 0 and "entries/acme/triage/entry.json" in out
     assert run(capsys, "manifest", "--write", "--catalog", str(builder.root))[0] == 0
     code, out, _ = run(capsys, "check", "--catalog", str(builder.root), "--format", "json", "--no-history")
-    assert code == 0, out
+    # the scaffold's placeholders never pass (issue #9): they, and nothing else, are refused
+    assert code == 1, out
+    assert {r["code"] for r in json.loads(out)["refusals"]} == {"placeholder-value"}, out
     assert run(capsys, "new", "Not An Id", "--kind", "preset", "--catalog", str(builder.root))[0] == 3
 
 

@@ -46,4 +46,6 @@ def test_every_code_has_a_case_that_triggers_it() -> None:
         for case_dir in _cases()
         for r in json.loads((case_dir / "expected.json").read_text())["refusals"]
     }
-    assert set(CODES) | {"release-tag-invalid"} == triggered
+    ledger = {c for c in CODES if c.startswith(("release-ledger-", "release-row-", "release-tag-"))}
+    # the ledger's codes are triggered, each beside its near miss, in test_history_ledger.py
+    assert (set(CODES) - ledger) | {"release-tag-invalid"} == triggered

@@ -192,7 +192,7 @@ def test_upgrade_diff_text_shows_the_compatibility_statement(tmp_path, capsys):
     repo.tag("v0.1.0")
     previous = json.loads((work.root / "manifest.json").read_bytes())[0]["entryDigest"]
     entry = json.loads((path / "entry.json").read_bytes())
-    entry["compatibility"] = ">=v0.4.0 <v0.5.0"
+    entry["compatibility"] = {"desk": ">=v0.4.0 <v0.5.0", "runner": "v0.1.0"}  # §3: a closed {desk, runner} object
     entry["upgrade"] = {previous: "Title only."}
     (path / "entry.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
     work.write_manifest()

@@ -86,9 +86,13 @@ def _codes(refusals: list) -> list[tuple[str, str]]:
     return [(r.code, r.path.rsplit("/", 1)[-1]) for r in refusals]
 
 
-def test_a_long_base64_payload_in_a_result_passes(tmp_path: Path) -> None:
+def test_a_long_base64_payload_of_a_known_format_in_a_result_passes(tmp_path: Path) -> None:
+    """A payload is exempt from the entropy plugin when its bytes are classified (here a PNG's signature);
+    random bytes are not (test_scan_payloads.py: the entropy check is the fallback, never silence)."""
+    import base64
+
     docs = builder.fresh()
-    _result(docs)["attachment"] = long_base64()
+    _result(docs)["attachment"] = base64.b64encode(b"\x89PNG\r\n\x1a\n" + base64.b64decode(long_base64())).decode()
     assert _scan(tmp_path, docs) == []
 
 

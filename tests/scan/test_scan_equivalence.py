@@ -254,3 +254,44 @@ def test_exempt_from_secrets_on_the_real_entry() -> None:
             assert exempt_from_secrets(rel, token) == (SECRETS in exempt_prefixes(rel, token))
             exempt += exempt_from_secrets(rel, token)
     assert exempt > 10
+
+
+def test_the_keyword_plugin_tried_where_a_word_begins_finds_what_its_analyze_line_finds() -> None:
+    """engine._keyword_values (patterns that begin with the denylist matched only where a denylist word begins)
+    against KeywordDetector.analyze_line, on random lines of keywords, cases, assignments, quotes and file types."""
+    import random
+
+    from detect_secrets.plugins.keyword import KeywordDetector
+
+    from judgment_exchange.scan.engine import _keyword_values, engine
+
+    plugin = next(p for p in engine().plugins if isinstance(p, KeywordDetector))
+    fast = _keyword_values(plugin)
+    rng = random.Random(20261201)
+    pieces = ["password", "PassWord", "api_key", "apikey", "secret", "Secret_Token", "pwd", "db_pass", "token",
+              "contraseña", "CONTRASEÑA", "x", "abc123", "_v2", "=", ":", ":=", "=>", "==", "!==", " ", "'", '"', "`",
+              ";", ",", "[", "]", "[0]", "@", "hunter2", "s3cr3t!", "\t", "(", ")", "{", "}", "\u0130", "\u017f"]
+    names = ["a.py", "a.yaml", "a.json", "a.go", "README.md", "a.java", "a.c", "a.cpp", "a.ini", "a.tf", "payload"]
+    for _ in range(5000):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        name = rng.choice(names)
+        expected = {found.secret_value for found in plugin.analyze_line(filename=name, line=line, line_number=1)}
+        assert set(fast(name, line, 1)) == expected, (name, line)
+
+
+def test_the_unrolled_string_pattern_matches_what_the_alternation_matches() -> None:
+    """structure._STRING (plain runs between escapes) against the alternation under one star it replaced
+    (issue #11 item 4: that form kept a backtracking entry per character, 80 MB for a 0.5 MB string)."""
+    import random
+    import re
+
+    from judgment_exchange.scan.structure import _STRING
+
+    alternation = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
+    rng = random.Random(20261201)
+    pieces = ['"', "\\", '\\"', "\\\\", "\\u0041", "a", "b c", "\n", "\x00", "\x1f", "\u00e9", "\ud800", ":", "\\n"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        for at in range(len(text)):
+            mine, theirs = _STRING.match(text, at), alternation.match(text, at)
+            assert (mine and mine.span()) == (theirs and theirs.span()), (text, at)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.scan import FILE_LIMIT, MAX_PER_FILE, scan_entry
+from judgment_exchange.scan import MAX_PER_FILE, file_bound, scan_entry
 from judgment_exchange.tree import FILE, GitTree, Node, TreeError, WorkingTree
 
 from . import scan_entry_builder as builder
@@ -26,16 +26,94 @@ def _codes(tmp_path: Path) -> list[tuple[str, str]]:
     return [(r.code, r.path.rsplit("/", 1)[-1]) for r in scan_entry(WorkingTree(str(tmp_path)), ENTRY)]
 
 
-def test_a_file_over_the_bound_is_refused_unread(tmp_path: Path) -> None:
-    with open(_entry(tmp_path) / "rows.json", "wb") as fh:
-        fh.truncate(FILE_LIMIT + 1)
-    assert _codes(tmp_path) == [("scan-file-over-bound", "rows.json")]
+FILE_BOUNDS = [
+    ("entry.json", 65_536),
+    ("README.md", 65_536),
+    ("dialect.json", 131_072),
+    ("output.json", 131_072),
+    ("fixtures/basic/profiles.json", 65_536),
+    ("fixtures/basic/binding.json", 65_536),
+    ("fixtures/basic/case.json", 2_097_152),
+    ("fixtures/basic/sources.json", 2_097_152),
+    ("fixtures/basic/preparation.json", 8_388_608),
+    ("rows.json", 65_536),
+    ("fixtures/basic/notes.txt", 65_536),
+]
+"""Each file's scan bound as RFC 0019 §3 and dialect §12 state it (docs/scanning.md, The scan's own limits)."""
 
 
-def test_a_file_at_the_bound_is_read_and_scanned(tmp_path: Path) -> None:
-    with open(_entry(tmp_path) / "rows.json", "wb") as fh:
-        fh.truncate(FILE_LIMIT)
-    assert _codes(tmp_path) == [("code-binary", "rows.json")]
+def _sized(tmp_path: Path, rel: str, size: int) -> None:
+    path = _entry(tmp_path) / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.truncate(size)
+
+
+@pytest.mark.parametrize("rel, bound", FILE_BOUNDS)
+def test_a_file_over_its_bound_is_refused_unread(tmp_path: Path, rel: str, bound: int) -> None:
+    _sized(tmp_path, rel, bound + 1)
+    assert file_bound(rel) == bound
+    assert _codes(tmp_path) == [("scan-file-over-bound", rel.rsplit("/", 1)[-1])]
+
+
+@pytest.mark.parametrize("rel, bound", [FILE_BOUNDS[0], FILE_BOUNDS[-2], FILE_BOUNDS[-3]])
+def test_a_file_at_its_bound_is_read_and_scanned(tmp_path: Path, rel: str, bound: int) -> None:
+    _sized(tmp_path, rel, bound)
+    assert _codes(tmp_path) == [("code-binary", rel.rsplit("/", 1)[-1])]
+
+
+class _Counting(WorkingTree):
+    """A working tree that records, for each read, the bound asked and the bytes handed back."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(root)
+        self.reads: list[tuple[str, int, int]] = []
+
+    def read(self, path: str, limit: int) -> bytes:
+        try:
+            data = super().read(path, limit)
+        except Exception:
+            self.reads.append((path, limit, 0))
+            raise
+        self.reads.append((path, limit, len(data)))
+        return data
+
+
+def test_a_15_mb_stray_file_is_refused_without_being_read(tmp_path: Path) -> None:
+    """Issue #11 item 4: a 15 MB stray file took 117 s and 728 MB to scan. It is now refused unread."""
+    base = _entry(tmp_path)
+    (base / "README.md").write_text("# t\n")
+    with open(base / "dump.txt", "wb") as fh:
+        fh.write(b"A" * (15 * 1000 * 1000))
+    tree = _Counting(str(tmp_path))
+    refusals = scan_entry(tree, ENTRY, "acme.limits")
+    assert [(r.code, r.path.rsplit("/", 1)[-1]) for r in refusals] == [("scan-file-over-bound", "dump.txt")]
+    assert "15000000 bytes" in refusals[0].detail
+    assert [(p.rsplit("/", 1)[-1], limit, n) for p, limit, n in tree.reads] == [
+        ("README.md", 65_536, 4), ("dump.txt", 65_536, 0)
+    ]
+
+
+def test_no_file_is_read_past_its_bound(tmp_path: Path) -> None:
+    docs = builder.fresh()
+    builder.write(tmp_path, docs)
+    tree = _Counting(str(tmp_path))
+    scan_entry(tree, builder.ENTRY)
+    assert tree.reads and all(n <= limit and limit == file_bound(p[len(builder.ENTRY) + 1 :]) for p, limit, n in tree.reads)
+
+
+def test_files_past_the_entry_budget_are_scan_incomplete(tmp_path: Path, monkeypatch) -> None:
+    import judgment_exchange.scan as scan
+
+    base = _entry(tmp_path)
+    for name in ("a.json", "b.json", "c.json"):
+        (base / name).write_text('{"rows": [' + ", ".join(["1"] * 40) + "]}\n")
+    monkeypatch.setattr(scan, "ENTRY_BUDGET", 200)
+    refusals = scan_entry(WorkingTree(str(tmp_path)), ENTRY, "acme.limits")
+    assert [(r.code, r.path) for r in refusals] == [("scan-incomplete", ENTRY)]
+    assert refusals[0].detail.startswith("the scan's budget of 200 bytes for one entry is spent; 1 more file not")
+    monkeypatch.setattr(scan, "ENTRY_BUDGET", 10_000)
+    assert scan_entry(WorkingTree(str(tmp_path)), ENTRY, "acme.limits") == []
 
 
 class _Unreadable(WorkingTree):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judgment_exchange.canon import canon, canonical_digest, digest, preparation_binding
+from judgment_exchange.jsonstrict import Number
 
 from . import examples
 from .examples import AT, Inputs
@@ -533,6 +534,175 @@ def reconciliation_cases() -> None:
              answer="999")), finding("acquisition-invalid"))
 
 
+def audit_cases() -> None:
+    """Issue #11 item 6: rules an audit found untested, each a case and a near-miss named after the rule."""
+    dialect, fixtures = mcp()
+    inputs = fixtures["approved"]
+    base = _files(dialect, inputs)
+    profile = inputs.profiles[0]
+
+    # §4.1 / §5.1: under a profile of shape command, any operation's request is profile-mismatch, even a tool
+    # call naming one of the profile's tools; the same profile of shape mcp is the near-miss (reading-base).
+    command = {**profile, "shape": "command"}
+    case("f1-profile-shape-command", "an operation under a trusted profile of shape command, whose tools list the "
+         "request's tool (§4.1: a profile of shape command serves none; finding 1)",
+         base | {"profiles.json": canon([command]), "dialect.json": canon(_repin(dialect, command))},
+         finding("profile-mismatch"))
+    case("f1-profile-shape-mcp-near-miss", "the same profile of shape mcp, pinned the same way, reads (§4.1)",
+         _files(_repin(dialect, profile), inputs), READING)
+
+    # §11 finding 2: for the case, parameter-invalid in parameter order, then read-failed for its read; the case's
+    # findings precede every source's (finding 3).
+    case("f2-order-case-parameter-before-case-read", "vendorId is \"7\" (parameter-invalid) and the case read copies "
+         "1.5, outside the canon domain (read-failed): the parameter is reported first (§11 finding 2)",
+         with_file(base, "case.json", b'{"requestor":1.5,"vendorId":"7"}'),
+         finding("parameter-invalid"))
+    case("f2-order-case-read-alone", "the case read copies 1.5 and every parameter is right: read-failed (§6.2)",
+         with_file(base, "case.json", b'{"requestor":1.5,"vendorId":7}'), finding("read-failed"))
+    gw = Gateway()
+    bad = copy.deepcopy(inputs.acquisitions)
+    bad["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}}, {"id": 7, "approver": 5, "tier": 2}, AT)
+    case("f2-order-case-read-before-source-parameter", "the case read fails and approver, a source parameter, is 5: "
+         "the case's read-failed comes before any source's parameter-invalid (§11 findings 2, 3)",
+         with_file(with_file(base, "sources.json", canon(bad)), "case.json", b'{"requestor":1.5,"vendorId":7}'),
+         finding("read-failed"))
+
+    # §§11–12: the preparation and the record each at most 8388608 bytes. At the bound they are read; one byte
+    # over is input-over-bound. tests/verifier/test_rules_audit.py builds these documents in memory at test time.
+    _research_audit_cases()
+
+
+def _research_audit_cases() -> None:
+    dialect, fixtures = examples.research_v3(Gateway())
+    inputs = dict(fixtures)["found"]
+    base = _files(dialect, inputs)
+
+    def changed(change: Callable[[dict], Any], recorded: bool = False) -> dict[str, bytes]:
+        acquisitions = json.loads(canon(inputs.acquisitions))
+        change(acquisitions["company"]["response"]["result"])
+        if recorded:
+            return _files(dialect, Inputs(inputs.case, acquisitions, inputs.profiles, inputs.binding))
+        return with_file(base, "sources.json", canon(acquisitions))
+
+    def found(name: str, value: Any, recorded: bool = False) -> dict[str, bytes]:
+        if isinstance(value, Number):  # a literal canon does not write (a fraction): put in the bytes as written
+            files = found(name, "\u0000number", recorded)
+            return with_file(files, "sources.json",
+                             files["sources.json"].replace(b'"\\u0000number"', value.literal.encode()))
+        return changed(lambda r: r["fields"].update({name: {"status": "found", "cites": [1], "value": value}}), recorded)
+
+    # §4.3 decimal: a string in -?(0|[1-9][0-9]*)(\.[0-9]+)?, the whole string, at most 128 ASCII characters.
+    case("p5-research-decimal-reads", "revenue, a decimal field, found as \"-0.50\": sign and scale kept (§4.3)",
+         found("revenue", "-0.50", recorded=True), READING)
+    for name, value, why in (("number", Number("12.5"), "a JSON number is not a decimal"),
+                             ("leading-plus", "+12.5", "a leading plus"),
+                             ("leading-zero", "012.5", "a leading zero"),
+                             ("exponent", "1e3", "an exponent"),
+                             ("empty", "", "the empty string"),
+                             ("bare-point", "12.", "a point with no digit after it")):
+        case(f"p5-research-decimal-{name}", f"revenue found as {why}: not §4.3's decimal grammar",
+             found("revenue", value), refusal("input-malformed"))
+    at_bound = "1" * 126 + ".5"
+    case("p3-research-decimal-at-128", "a decimal string of exactly 128 characters is read (§4.3, §12)",
+         found("revenue", at_bound, recorded=True), READING)
+    case("p3-research-decimal-over-128", "a decimal string of 129 characters is over §12's bound (§11 phase 3)",
+         found("revenue", "1" + at_bound), refusal("input-over-bound"))
+    case("p3-research-decimal-over-128-ill-formed", "129 characters that are no decimal: the count bound (phase 3) "
+         "is reported before the form (phase 5)", found("revenue", "x" * 129), refusal("input-over-bound"))
+    case("p3-research-text-129-characters-not-a-decimal", "a text field's 129-character value is held to text's "
+         "8192 bytes, not the decimal bound: type-dependent maxima follow the declared type (§11 phase 3)",
+         found("company-id", "1" * 129, recorded=True), READING)
+
+    # §4.3 range: both integers or both decimals; each decimal endpoint at most 128 characters.
+    case("p3-research-range-endpoint-at-128", "a decimal range whose max is 128 characters is read (§12)",
+         found("employee-range", {"min": "1", "max": at_bound}, recorded=True), READING)
+    case("p3-research-range-endpoint-over-128", "a decimal range whose max is 129 characters (§12, §11 phase 3)",
+         found("employee-range", {"min": "1", "max": "1" + at_bound}), refusal("input-over-bound"))
+    case("p3-research-range-min-over-128", "a decimal range whose min is 129 characters (§12, §11 phase 3)",
+         found("employee-range", {"min": "-1" + at_bound[1:], "max": "1"}), refusal("input-over-bound"))
+    case("p5-research-range-mixed", "one integer endpoint and one decimal endpoint are never a range (§4.3)",
+         found("employee-range", {"min": 1, "max": "2.5"}), refusal("input-malformed"))
+    case("p5-research-range-integers", "an integer range 0 to 120 is read (§4.3)",
+         found("employee-range", {"min": 0, "max": 120}, recorded=True), READING)
+
+    # §4.3 boolean: JSON true or false, never a string or a number.
+    case("p5-research-boolean-false", "active found as false: a present value of its type, not not-found (§4.3)",
+         found("active", False, recorded=True), READING)
+    case("p5-research-boolean-string", "active found as the string \"true\" (§4.3)", found("active", "true"),
+         refusal("input-malformed"))
+    case("p5-research-boolean-number", "active found as 1 (§4.3)", found("active", 1), refusal("input-malformed"))
+
+    # §4.3 text-list: 0 to 64 well-formed strings, each 0 to 1024 UTF-8 bytes; order, duplicates and "" kept.
+    case("p5-research-text-list-empty", "roles found as []: an empty list is a value (§4.3)",
+         found("roles", [], recorded=True), READING)
+    case("p5-research-text-list-number-item", "roles found with an item that is a number (§4.3)",
+         found("roles", ["analyst", 5]), refusal("input-malformed"))
+    case("p5-research-text-list-null-item", "roles found with a null item (§4.3: null is never a list item)",
+         found("roles", ["analyst", None]), refusal("input-malformed"))
+    case("p5-research-text-list-string", "roles found as one string, not an array (§4.3)", found("roles", "analyst"),
+         refusal("input-malformed"))
+    case("p3-research-text-list-64-items", "a text-list of 64 items, duplicates kept, is read (§12)",
+         found("roles", ["analyst"] * 64, recorded=True), READING)
+    case("p3-research-text-list-65-items", "a text-list of 65 items is over §12's 64 (§11 phase 3)",
+         found("roles", ["analyst"] * 65), refusal("input-over-bound"))
+    item = "\u00e9" * 512
+    case("p3-research-text-list-item-1024-bytes", "an item of 512 two-byte characters, 1024 UTF-8 bytes, is read",
+         found("roles", [item], recorded=True), READING)
+    case("p3-research-text-list-item-1025-bytes", "an item of 1025 UTF-8 bytes in 513 characters (a count of "
+         "characters would pass it) is over §12's 1024 (§11 phase 3)",
+         found("roles", [item + "x"]), refusal("input-over-bound"))
+    case("p3-research-text-8192-bytes-multibyte", "a text value of 4096 two-byte characters, 8192 bytes, is read",
+         found("company-id", "\u00e9" * 4096, recorded=True), READING)
+    case("p3-research-text-8193-bytes-multibyte", "a text value of 8193 UTF-8 bytes in 4097 characters (§12)",
+         found("company-id", "\u00e9" * 4096 + "x"), refusal("input-over-bound"))
+    case("p3-research-observation-item-over-bound", "a conflicting observation's text-list item over 1024 bytes is "
+         "measured like a found value's (§12)",
+         changed(lambda r: r["fields"].update(roles={"status": "conflicting", "cites": [], "values": [
+             {"value": ["a"], "cites": [1]}, {"value": ["x" * 1025], "cites": [2]}]})), refusal("input-over-bound"))
+
+    # §12: 64 retained responses per research source; 65 is p3-research-65-responses.
+    def sixty_four(record: dict) -> None:
+        gw = Gateway(calls=len(record["responses"]))
+        search = inputs.profiles[1]
+        while len(record["responses"]) < 64:
+            request = {"query": f"Northwind Analytics {len(record['responses'])}"}
+            answer = gw.acquire(search, request, {"links": []}, AT)["response"]
+            record["responses"].append({"profile": {"id": "search", "digest": canonical_digest(search)},
+                                        "request": request, **answer})
+    case("p3-research-64-responses", "64 retained responses, each under its own receipt, are read (§12)",
+         changed(sixty_four, recorded=True), READING)
+
+    # §5.2: a research source's response carries its record's receipt and salts both, or neither.
+    ai = inputs.profiles[0]
+    source = dialect["sources"][0]
+    recipe = {"question": inputs.case["company"], "constraints": source["constraints"], "model": source["model"],
+              "evidence": source["evidence"], "fields": source["fields"], "capabilities": source["capabilities"]}
+    record = inputs.acquisitions["company"]["response"]["result"]
+    receipted = Gateway(calls=len(record["responses"])).acquire(ai, recipe, json.loads(canon(record)), AT)
+    with_receipt = json.loads(canon(inputs.acquisitions))
+    with_receipt["company"] = receipted
+    case("p5-research-record-receipt-and-salts", "the research record came back through a gateway source: its "
+         "receipt and salts, both, checked under the AI profile over the recipe (§5.2)",
+         _files(dialect, Inputs(inputs.case, with_receipt, inputs.profiles, inputs.binding)), READING)
+    case("research-record-neither-receipt-nor-salts", "the research record with neither receipt nor salts (§5.2)",
+         base, READING)
+    for name, drop, why in (("receipt-without-salts", "salts", "a receipt without its salts"),
+                            ("salts-without-receipt", "receipt", "salts without a receipt")):
+        case(f"p5-research-record-{name}", f"the research record's response carries {why}: both or neither (§5.2)",
+             edited(base, "sources.json", lambda a, d=drop: a.update(company={"response": {
+                 k: v for k, v in receipted["response"].items() if k != d}})), refusal("input-malformed"))
+    case("f3-research-record-receipt-changed-record", "the record's own receipt does not commit a changed record: "
+         "check 5 (§5.2)", edited(_files(dialect, Inputs(inputs.case, with_receipt, inputs.profiles, inputs.binding)),
+                                  "sources.json",
+                                  lambda a: a["company"]["response"]["result"]["fields"]["company-id"].update(
+                                      value="southwind")), finding("acquisition-invalid"))
+    case("p5-research-response-receipt-without-salts", "a retained response without salts: each response is "
+         "exactly profile, request, result, receipt and salts (§4.3)",
+         changed(lambda r: r["responses"][0].pop("salts") and None), refusal("input-malformed"))
+    case("p5-research-response-salts-without-receipt", "a retained response without its receipt (§4.3)",
+         changed(lambda r: r["responses"][0].pop("receipt") and None), refusal("input-malformed"))
+
+
 def _repin(dialect: dict, profile: dict) -> dict:
     out = copy.deepcopy(dialect)
     for source in out["sources"]:
@@ -546,6 +716,7 @@ def build(root: Path = ROOT) -> None:
     finding_cases()
     research_cases()
     reconciliation_cases()
+    audit_cases()
     if root.exists():
         shutil.rmtree(root)
     for name, spec in WRITTEN.items():

@@ -1,16 +1,31 @@
-"""Every refusal and finding code the project reports, in one place, each with its section."""
+"""Every refusal and finding code the project reports, in one registry (issue #9 item 5).
+
+Each area keeps its own table of `Code` records (catalog/, dialect/, verifier/, history/, scan/
+codes.py); `REGISTRY` joins them. docs/codes.md is generated from it:
+`python -m judgment_exchange.codes --write` rewrites the page, `--check` exits 1 when it is stale
+(tests/test_codes.py fails then too). Each code has the anchor `docs/codes.md#CODE`, the `doc` link a
+JSON report gives beside each refusal.
+"""
 
 from __future__ import annotations
 
-from .catalog.codes import CODES as CATALOG
-from .dialect.codes import CODES as DIALECT
-from .history.codes import CODES as HISTORY
-from .scan.codes import CODES as SCAN
-from .verifier.codes import CODES as VERIFIER
+import sys
+from pathlib import Path
 
-ALL: dict[str, str] = {**VERIFIER, **DIALECT, **CATALOG, **HISTORY, **SCAN}
+from .catalog.codes import RECORDS as CATALOG
+from .coderecord import Code
+from .dialect.codes import RECORDS as DIALECT
+from .history.codes import RECORDS as HISTORY
+from .scan.codes import RECORDS as SCAN
+from .verifier.codes import RECORDS as VERIFIER
 
-AREAS: dict[str, dict[str, str]] = {
+REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **HISTORY, **SCAN}
+"""Every code's record; a code both the dialect checker and the verifier give keeps the checker's."""
+
+ALL: dict[str, str] = {code: record.section for code, record in REGISTRY.items()}
+"""Every code with the section that defines it."""
+
+AREAS: dict[str, dict[str, Code]] = {
     "the catalog (entry.json, the entry directory, manifest.json, replay, releases)": CATALOG,
     "the dialect form checker and the verifier's refusals (dialect §11)": DIALECT,
     "the preparation verifier's findings (dialect §11)": {k: v for k, v in VERIFIER.items() if k not in DIALECT},
@@ -18,16 +33,72 @@ AREAS: dict[str, dict[str, str]] = {
     "the scans (RFC 0019 §§4, 6)": SCAN,
 }
 
+DOC = "docs/codes.md"
+"""The generated page, relative to the repository root."""
+
+PAGE = Path(__file__).resolve().parents[2] / DOC
+
+
+def doc_link(code: str) -> str:
+    """The link to a code's row: `docs/codes.md#CODE`, relative to the repository root (its anchor is the code)."""
+    return f"{DOC}#{code}"
+
+
+def fix_text(code: str) -> str | None:
+    """How to fix a code, naming its command when one fixes it; None for a code the registry lacks."""
+    record = REGISTRY.get(code)
+    if record is None:
+        return None
+    return f"{record.fix} Run `{record.command}`." if record.command else record.fix
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
 
 def markdown() -> str:
-    """The code tables of docs/entry-format.md (`python -m judgment_exchange.codes` prints them)."""
-    out = []
+    """docs/codes.md, whole: one table per area, one row per code with its anchor."""
+    out = [
+        "# Refusal and finding codes",
+        "",
+        "<!-- Generated from the code registry by `python -m judgment_exchange.codes --write`; do not edit. -->",
+        "",
+        "Every refusal `exchange check` reports names one of these codes. Each row gives what the code means,",
+        "how to fix it (and the command that does, where one does) and the section that defines its rule.",
+        "A JSON report links each refusal to its row as `docs/codes.md#CODE` (the anchor is the code itself,",
+        "relative to the repository root); the text report prints the fix under each refusal.",
+        "`tests/test_codes.py` fails when this page is not what the registry generates.",
+        "",
+    ]
     for area, codes in AREAS.items():
-        out += [f"### {area[0].upper()}{area[1:]}", "", "| code | defined by |", "|---|---|"]
-        out += [f"| `{code}` | {section} |" for code, section in codes.items()]
+        out += [f"## {area[0].upper()}{area[1:]}", "", "| code | meaning | how to fix | defined by |", "|---|---|---|---|"]
+        for code, record in codes.items():
+            out.append(
+                f'| <a id="{code}"></a>`{code}` | {_cell(record.meaning)} | {_cell(fix_text(code) or "")} '
+                f"| {_cell(record.section)} |"
+            )
         out.append("")
     return "\n".join(out)
 
 
+def main(argv: list[str]) -> int:
+    """`--write` rewrites docs/codes.md; `--check` exits 1 when it is stale; no option prints the page."""
+    page = markdown()
+    if argv == ["--write"]:
+        PAGE.write_text(page, encoding="utf-8")
+        return 0
+    if argv == ["--check"]:
+        current = PAGE.read_text(encoding="utf-8") if PAGE.is_file() else None
+        if current != page:
+            print(f"{DOC} is stale: run python -m judgment_exchange.codes --write", file=sys.stderr)
+            return 1
+        return 0
+    if argv:
+        print("usage: python -m judgment_exchange.codes [--write | --check]", file=sys.stderr)
+        return 3
+    sys.stdout.write(page)
+    return 0
+
+
 if __name__ == "__main__":
-    print(markdown())
+    sys.exit(main(sys.argv[1:]))

@@ -19,6 +19,8 @@ from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
 
+from .quoting import member
+
 MAX_SAFE = 2**53 - 1
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 
@@ -137,7 +139,8 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise JsonRefusal(MALFORMED, f"the member name {key!r} is given twice in one object")
+            # the name is the author's: shown only when it is one of our schema's names (issue #11 item 3)
+            raise JsonRefusal(MALFORMED, f"the member name {member(key)} is given twice in one object")
         out[key] = value
     return out
 

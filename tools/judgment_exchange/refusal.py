@@ -1,42 +1,94 @@
 """Refusals as values: what every check returns (docs/architecture.md).
 
-A refusal names its code (docs/entry-format.md lists them with their sections), the entry it
-belongs to, the repository-relative path of the file, and a detail that names the member and what
-was expected. Checks never raise on bad input; they return refusals.
+A refusal names its code (docs/codes.md lists them, generated from judgment_exchange.codes), the
+entry it belongs to, the repository-relative path of the file, and a detail that names the member and
+what was expected. Where the check knows it, a refusal also carries the JSON Pointer of the offending
+member within that file (`pointer`) or the 1-based line (`line`); `exchange check --format github`
+turns either into the annotation's line (docs/reports.md). A pointer may hold an author's member name,
+so it is only used to find the line and is never printed. Checks never raise on bad input; they
+return refusals.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from typing import Any
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """One refusal: `code`, the file's `path`, a `detail` for people, the `entry` id when known."""
+    """One refusal: `code`, the file's `path`, a `detail` for people, the `entry` id when known, and the
+    offending member's `pointer` or `line` in that file when the check knows it."""
 
     code: str
     path: str | None
     detail: str
     entry: str | None = None
+    pointer: str | None = None
+    line: int | None = None
 
     def with_entry(self, entry: str | None) -> "Refusal":
-        return Refusal(self.code, self.path, self.detail, entry)
+        return replace(self, entry=entry)
 
     def as_json(self) -> dict:
-        return {"code": self.code, "entry": self.entry, "path": self.path, "detail": self.detail}
+        """interfaces.md's refusal, with `fix` (how to fix the code) and `doc` (its row in docs/codes.md)."""
+        from .codes import REGISTRY, doc_link, fix_text
+
+        return {"code": self.code, "entry": self.entry, "path": self.path, "detail": self.detail,
+                "fix": fix_text(self.code), "doc": doc_link(self.code) if self.code in REGISTRY else None}
 
 
 @dataclass(frozen=True)
 class Skip:
-    """A fixture held by its digests only (RFC 0019 §4): the reason names the verifier's refusal."""
+    """A fixture held by its digests only (RFC 0019 §4): the reason names the verifier's refusal.
+
+    What was still checked (docs/skips.md): the unread `kinds` and their `sources` (/sources/N pointers,
+    never the names an author wrote), the `receipts` still held to §5.2, each check that could not be
+    made (`unchecked`), and whether skips.json acknowledges it (`acknowledged`: None when the catalog
+    has no skips.json)."""
 
     entry: str
     fixture: str
     reason: str
+    kinds: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    receipts: int = 0
+    unchecked: tuple[str, ...] = ()
+    acknowledged: bool | None = None
+    reader: str | None = None
+    """The reader that answered the skip (docs/verifier-pin.md): the pinned locator, `bundled: …`, or
+    `EXCHANGE_VERIFIER: …`."""
 
     def as_json(self) -> dict:
-        return {"entry": self.entry, "fixture": self.fixture, "reason": self.reason}
+        return {"entry": self.entry, "fixture": self.fixture, "reason": self.reason, "kinds": list(self.kinds),
+                "sources": list(self.sources), "receipts": self.receipts, "unchecked": list(self.unchecked),
+                "acknowledged": self.acknowledged} | ({"reader": self.reader} if self.reader else {})
+
+    def text(self) -> str:
+        """One line for people (the text report, a pull request's warning, the release notes)."""
+        held = f"{self.reason}" + (f" at {', '.join(self.sources)}" if self.sources else "")
+        held += (f"; held by its digests only, and {self.receipts} receipt(s) of kinds the verifier reads still "
+                 "checked")
+        if self.unchecked:
+            held += f"; not checked: {'; '.join(self.unchecked)}"
+        if self.acknowledged is not None:
+            held += "; acknowledged in skips.json" if self.acknowledged else "; not acknowledged in skips.json"
+        return held
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One fixture sent to a reader (RFC 0019 §4) and the `reader` that answered it (docs/verifier-pin.md);
+    `result` is `reading` (its digest is preparationDigest), `skipped` or `refused`."""
+
+    entry: str
+    fixture: str
+    reader: str
+    result: str
+
+    def as_json(self) -> dict:
+        return {"entry": self.entry, "fixture": self.fixture, "reader": self.reader, "result": self.result}
 
 
 @dataclass
@@ -53,6 +105,9 @@ class Report:
     checks: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    reader: Any = None
+    """The reader of this run when replay ran (catalog/pin.py `ReaderChoice`: name, pinned, fallback)."""
+    replays: list[Replay] = field(default_factory=list)
 
     def timed(self, phase: str, started: float) -> None:
         """Add the seconds since `started` to a phase's time (printed by benchmarks, never asserted)."""
@@ -71,7 +126,8 @@ class Report:
             "replayed": self.replayed,
             "history": self.history,
         } | ({"touched": self.touched} if self.touched is not None else {}) \
-          | ({"notes": self.notes} if self.notes else {})
+          | ({"notes": self.notes} if self.notes else {}) \
+          | ({"reader": self.reader.as_json(), "replays": [r.as_json() for r in self.replays]} if self.reader else {})
 
     def results(self) -> list[dict]:
         """Each checked entry's result: refused when any refusal names it (a consumer keeps these)."""

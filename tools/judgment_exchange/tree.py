@@ -9,6 +9,7 @@ is refused without being read whole. `GitTree` reads blobs through GitPython's o
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as _stat
 from dataclasses import dataclass
@@ -41,6 +42,44 @@ class TooLarge(Exception):
     def __init__(self, path: str, size: int, limit: int) -> None:
         super().__init__(f"{path} is {size} bytes, over its bound of {limit}")
         self.path, self.size, self.limit = path, size, limit
+
+
+class NotRegular(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a directory): nothing was read."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.EINVAL, "not a regular file; nothing was read", path)
+
+
+def open_regular(path: str, follow: bool = False) -> int:
+    """A descriptor open for reading on the regular file at `path`, or NotRegular / OSError.
+
+    The path is opened without blocking (O_NONBLOCK: a FIFO with no writer opens at once instead of
+    waiting for one forever) and, unless `follow`, without following a final symlink (O_NOFOLLOW);
+    what it is is then decided on the opened descriptor (fstat), so no rename between a check and the
+    open can substitute another kind of file. A regular file ignores O_NONBLOCK; it is cleared anyway.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        if not _stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(path)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: str, limit: int | None = None, follow: bool = False) -> bytes:
+    """The bytes of the regular file at `path` (open_regular), at most `limit` + 1 of them when a
+    limit is given so that a caller can tell a file over its bound; OSError / NotRegular otherwise."""
+    fd = open_regular(path, follow)
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read() if limit is None else fh.read(limit + 1)
 
 
 class Tree(Protocol):
@@ -95,13 +134,13 @@ class WorkingTree:
     def read(self, path: str, limit: int) -> bytes:
         full = _join(self.root, path)
         try:
-            fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            fd = open_regular(full)  # never blocks: a FIFO here is refused, not waited on (issue #11 item 4)
+        except NotRegular as exc:
+            raise TreeError(f"{path}: not a regular file (a FIFO, device, socket or directory); nothing was read") from exc
         except OSError as exc:
             raise TreeError(f"{path}: {exc.strerror}") from exc
         try:
             st = os.fstat(fd)
-            if not _stat.S_ISREG(st.st_mode):
-                raise TreeError(f"{path}: not a regular file")
             if st.st_size > limit:
                 raise TooLarge(path, st.st_size, limit)
             with os.fdopen(fd, "rb", closefd=False) as fh:
@@ -209,6 +248,15 @@ class ObjectStore:
             kind, data = self.object_type(hexsha)
         return kind, hexsha
 
+    def first_parent(self, commit: str) -> str | None:
+        """A commit's first parent, or None for a root commit (git writes parents after the tree line)."""
+        kind, data = self.object_type(commit)
+        if kind != "commit":
+            raise TreeError(f"{commit} is a {kind}, not a commit")
+        if b"\nparent " not in data.split(b"\n\n", 1)[0]:
+            return None
+        return _header(data, b"parent ", commit)
+
     def root_tree(self, commit: str) -> str:
         """The tree a commit records."""
         kind, data = self.object_type(commit)
@@ -245,8 +293,16 @@ class ObjectStore:
             raise TreeError(f"object {hexsha} cannot be read ({exc.__class__.__name__})") from exc
 
 
+_MODES = frozenset({0o040000, 0o100644, 0o100664, 0o100755, 0o120000, 0o160000})  # 100664: early git
+_GITLINK = 0o160000
+
+
 def _entries(data: bytes) -> dict[str, tuple[int, str]]:
-    """A tree object's entries: `<octal mode> <name>\\0<20-byte id>` repeated."""
+    """A tree object's entries: `<octal mode> <name>\\0<20-byte id>` repeated, read strictly.
+
+    A name listed twice, an empty name or one holding '/', '.' or '..', or a mode git does not write is a
+    malformed tree (TreeError): never "the last copy" (issue #10 item 3; `git fsck` flags each).
+    """
     entries: dict[str, tuple[int, str]] = {}
     pos, end = 0, len(data)
     while pos < end:
@@ -254,8 +310,15 @@ def _entries(data: bytes) -> dict[str, tuple[int, str]]:
         nul = data.index(b"\0", space)
         if nul + 21 > end:
             raise TreeError("a tree object ends inside an entry")
-        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        entries[name] = (int(data[pos:space], 8), data[nul + 1 : nul + 21].hex())
+        raw_mode, raw_name = data[pos:space], data[space + 1 : nul]
+        if not raw_mode.isdigit() or int(raw_mode, 8) not in _MODES:
+            raise TreeError(f"an entry at byte {pos} has a mode git does not write")
+        if raw_name in (b"", b".", b"..") or b"/" in raw_name:
+            raise TreeError(f"an entry at byte {pos} has an empty, '.', '..' or '/'-holding name")
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if name in entries:
+            raise TreeError(f"the tree lists one name twice (entry at byte {pos})")
+        entries[name] = (int(raw_mode, 8), data[nul + 1 : nul + 21].hex())
         pos = nul + 21
     return entries
 
@@ -286,6 +349,8 @@ class ReleaseTree:
         for part in path.split("/"):
             if not part:
                 continue
+            if entry[0] == _GITLINK:
+                raise TreeError(f"{path}: a submodule (gitlink) where a directory should be, at {self.label}")
             if entry[0] & _TYPE_MASK != _TREE_MODE:
                 return None
             entry = self.store.tree(entry[1], path).get(part)
@@ -325,6 +390,8 @@ class ReleaseTree:
     def blob_id(self, path: str) -> str | None:
         """The id of the regular file at `path`, or None when there is none."""
         entry = self._entry(path)
+        if entry is not None and entry[0] == _GITLINK:
+            raise TreeError(f"{path}: a submodule (gitlink) where a file should be, at {self.label}")
         if entry is None or entry[0] & _TYPE_MASK != 0o100000:
             return None
         return entry[1]

@@ -1,61 +1,421 @@
-"""The catalog's refusal codes (RFC 0019 §§3–4, 6), each with the section that defines its rule."""
+"""The catalog's refusal codes (RFC 0019 §§3–4, 6, 7): each code's section, meaning, fix and fixing command.
 
-CODES: dict[str, str] = {
-    "entry-version-unread": "RFC 0019 §3, Compatibility: entryVersion 1 or 2",
-    "entry-member-missing": "RFC 0019 §3 members list: a required or conditional member absent",
-    "entry-member-unknown": "RFC 0019 §3: every object is closed",
-    "entry-member-invalid": "RFC 0019 §3 members list: a member's type, grammar or bound",
-    "entry-member-forbidden": "RFC 0019 §3: a conditional member outside its condition (preset rules)",
-    "assertion-mismatch": "RFC 0019 §3 'How the format is spelled': the assertion byte for byte",
-    "entry-id-path": "RFC 0019 §3: id equals the entry's path with '/' read as '.'",
-    "verification-record-invalid": "RFC 0019 §3: verification records {date, runner, runtime, readers, result}",
-    "reader-locator-invalid": "RFC 0019 §3 'Reader locators'",
-    "source-kinds-mismatch": "RFC 0019 §3 sourceKinds ('the source kinds the dialect uses'; reading O6)",
-    "dialect-reference-form": "RFC 0019 §3 reference refusals (1st)",
-    "dialect-format-mismatch": "RFC 0019 §3 reference refusals (2nd)",
-    "artifact-required": "RFC 0019 §3 reference refusals (3rd)",
-    "artifact-forbidden": "RFC 0019 §3 reference refusals (4th)",
-    "artifact-malformed": "RFC 0019 §3 reference refusals (5th)",
-    "artifact-mismatch": "RFC 0019 §3 reference refusals (6th)",
-    "dialect-digest-mismatch": "RFC 0019 §3 reference refusals (7th); dialect.digest over canon bytes",
-    "bound-derivative": "RFC 0019 §3: a preset with a bound source",
-    "output-malformed": "RFC 0018 §10 (dialect seed): the output document's form",
-    "output-version-mismatch": "RFC 0019 §3 output.outputVersion equals the integer the document spells",
-    "output-digest-mismatch": "RFC 0019 §3 'Digests': output.digest over the output document's canon bytes",
-    "file-over-bound": "RFC 0019 §3: entry.json and README.md ≤ 64 KiB (output.json ≤ 131,072 B, reading O4)",
-    "file-unreadable": "RFC 0019 §7: a file that cannot be read is a failure, not an absent file",
-    "json-malformed": "dialect §1 (strict reading), applied to every catalog document",
-    "json-over-bound": "dialect §12 nesting and number bounds, applied to every catalog document",
-    "entry-file-missing": "RFC 0019 §3: README.md, and the documents the direction gives",
-    "entry-file-unexpected": "RFC 0019 §3: a document the direction does not give; a closed entry root (O3)",
-    "entry-file-not-regular": "RFC 0019 §§3, 6: symlinks, special files, a directory where a file belongs",
-    "catalog-stray-file": "RFC 0019 §3: entries/<publisher>/<name>/ and nothing else under entries/",
-    "fixture-missing": "RFC 0019 §§3, 6: every listed fixture has fixtures/<name>/",
-    "fixture-unexpected": "RFC 0019 §3: no fixture directory entry.json does not list",
-    "fixture-file-missing": "RFC 0019 §3: case.json, profiles.json, preparation.json required",
-    "fixture-file-unexpected": "RFC 0019 §3: the fixture file set is closed",
-    "fixture-over-bound": "RFC 0019 §3: a fixture directory ≤ 16 MiB",
-    "binding-required": "RFC 0019 §3, dialect §4.4: binding.json for a dialect with an unbound source",
-    "binding-forbidden": "RFC 0019 §3: no binding.json when the dialect has no unbound source",
-    "preparation-digest-mismatch": "RFC 0019 §3 'Digests': preparationDigest over preparation.json's bytes",
-    "preparation-not-canonical": "RFC 0019 §3, dialect §9.5: preparation.json holds canonical bytes",
-    "replay-digest-mismatch": "RFC 0019 §4: a reading whose digest is not preparationDigest",
-    "replay-failed": "RFC 0019 §4: the verifier gave no report",
-    "manifest-malformed": "RFC 0019 §3 manifest form: a JSON array read strictly",
-    "manifest-over-bound": "RFC 0019 §3 manifest form: ≤ 1 MiB and ≤ 1,024 rows",
-    "manifest-row-invalid": "RFC 0019 §3 manifest form: closed rows and their members",
-    "manifest-row-version-1": "RFC 0019 §3, Compatibility: a row without kind",
-    "manifest-order": "RFC 0019 §3: rows ordered by id as UTF-8 bytes",
-    "manifest-id-duplicate": "RFC 0019 §3: distinct ids",
-    "manifest-entry-unlisted": "RFC 0019 §§3–4: one row per entry directory",
-    "manifest-entry-missing": "RFC 0019 §§3–4: one entry per row",
-    "manifest-kind-mismatch": "RFC 0019 §3: row kind equals the entry's",
-    "manifest-digest-mismatch": "RFC 0019 §§3–4: entryDigest, dialectDigest, outputDigest over stored bytes",
-    "manifest-fixtures-mismatch": "RFC 0019 §3: fixtures rows in entry order, files equal to the file set",
-    "entry-unknown": "interfaces.md --entry ID: an id that names no entry directory is refused, never passed",
-    "one-entry-per-pull-request": "RFC 0019 §6: one entry per pull request (exchange check --base)",
-    "base-unreadable": "interfaces.md --base: the pull request's base revision cannot be read",
-    "release-tag-invalid": "RFC 0019 §7: a release is a tag of §3's grammar resolving to a commit",
-    "release-tag-moved": "RFC 0019 §7: a retained tag that now resolves to another commit",
-    "upgrade-target-not-higher": "RFC 0019 §7: an upgrade moves to a higher tag",
+Add a code as `"code": Code(section, meaning, fix, command)`; `python -m judgment_exchange.codes --write`
+regenerates docs/codes.md from these records (tests/test_codes.py fails while it is stale).
+"""
+
+from ..coderecord import FIX, FIXTURE_REPLACE, MANIFEST, Code
+
+RECORDS: dict[str, Code] = {
+    "entry-version-unread": Code(
+        "RFC 0019 §3, Compatibility: entryVersion 1 or 2",
+        "entry.json's entryVersion is 1 or 2, an earlier format a version-3 reader does not read.",
+        "Move the entry to entryVersion 3, the current format (docs/entry-format.md).",
+    ),
+    "entry-member-missing": Code(
+        "RFC 0019 §3 members list: a required or conditional member absent",
+        "entry.json lacks a member its kind and direction require.",
+        "Add the member the detail names, with a value of its grammar (docs/entry-format.md).",
+    ),
+    "entry-member-unknown": Code(
+        "RFC 0019 §3: every object is closed",
+        "entry.json holds a member the format does not define.",
+        "Remove the member, or correct its spelling to a defined member's name.",
+    ),
+    "entry-member-invalid": Code(
+        "RFC 0019 §3 members list: a member's type, grammar or bound",
+        "A member of entry.json has the wrong type, breaks its grammar or exceeds its bound.",
+        "Correct the member's value to the type, grammar and bound docs/entry-format.md gives.",
+    ),
+    "entry-member-forbidden": Code(
+        "RFC 0019 §3: a conditional member outside its condition (preset rules)",
+        "entry.json holds a member its kind or direction does not allow.",
+        "Remove the member, or change kind/direction to one that takes it.",
+    ),
+    "assertion-mismatch": Code(
+        "RFC 0019 §3 'How the format is spelled': the assertion byte for byte",
+        "entry.json's assertion is not the sentence the format requires, byte for byte.",
+        "Copy the assertion verbatim from docs/entry-format.md (`exchange new` writes it).",
+    ),
+    "entry-id-path": Code(
+        "RFC 0019 §3: id equals the entry's path with '/' read as '.'",
+        "entry.json's id is not the entry's directory path entries/PUBLISHER/NAME read as PUBLISHER.NAME.",
+        "Make id equal PUBLISHER.NAME, or move the directory to match the id.",
+    ),
+    "verification-record-invalid": Code(
+        "RFC 0019 §3: verification records {date, runner, runtime, readers, result}",
+        "A verification record lacks a member, holds an unknown one, or has a value out of its grammar.",
+        "Give each record exactly date, runner, runtime, readers and result in their grammars.",
+    ),
+    "reader-locator-invalid": Code(
+        "RFC 0019 §3 'Reader locators'",
+        "A reader locator does not follow the grammar of reader locators.",
+        "Rewrite the locator in the form RFC 0019 §3 'Reader locators' gives.",
+    ),
+    "source-kinds-mismatch": Code(
+        "RFC 0019 §3 sourceKinds ('the source kinds the dialect uses'; reading O6)",
+        "sourceKinds is not the set of source kinds the dialect document uses.",
+        "List exactly the source kinds the dialect's sources use (reading O6).",
+    ),
+    "dialect-reference-form": Code(
+        "RFC 0019 §3 reference refusals (1st)",
+        "The dialect reference has neither or both of a document and a named artifact, or a malformed form.",
+        "Give dialect exactly one form: the document in the entry, or a named artifact (RFC 0019 §3).",
+    ),
+    "dialect-format-mismatch": Code(
+        "RFC 0019 §3 reference refusals (2nd)",
+        "dialect.format does not name the format of the referenced document.",
+        "Set dialect.format to the document's format.",
+    ),
+    "artifact-required": Code(
+        "RFC 0019 §3 reference refusals (3rd)",
+        "The reference needs an artifact pair and has none.",
+        "Add the artifact {id, version} the dialect document names.",
+        FIX,
+    ),
+    "artifact-forbidden": Code(
+        "RFC 0019 §3 reference refusals (4th)",
+        "The reference carries an artifact pair where the document names none.",
+        "Remove artifact from the reference.",
+    ),
+    "artifact-malformed": Code(
+        "RFC 0019 §3 reference refusals (5th)",
+        "The artifact pair is not of the form {id, version} in their grammars.",
+        "Correct artifact's id and version to their grammars.",
+    ),
+    "artifact-mismatch": Code(
+        "RFC 0019 §3 reference refusals (6th)",
+        "The artifact pair is not the id and version the dialect document names.",
+        "Copy the document's artifact id and version into the reference.",
+        FIX,
+    ),
+    "dialect-digest-mismatch": Code(
+        "RFC 0019 §3 reference refusals (7th); dialect.digest over canon bytes",
+        "dialect.digest is not the digest of the dialect document's canonical bytes.",
+        "Recompute dialect.digest from the document.",
+        FIX,
+    ),
+    "bound-derivative": Code(
+        "RFC 0019 §3: a preset with a bound source",
+        "A preset entry's dialect has a bound source; a preset must leave its sources unbound.",
+        "Publish the bound dialect as a kind-dialect entry, or unbind the preset's sources.",
+    ),
+    "output-malformed": Code(
+        "RFC 0018 §10 (dialect seed): the output document's form",
+        "The output document does not have the form RFC 0018 §10 gives.",
+        "Correct output.json to RFC 0018 §10's form.",
+    ),
+    "output-version-mismatch": Code(
+        "RFC 0019 §3 output.outputVersion equals the integer the document spells",
+        "output.outputVersion is not the version the output document spells.",
+        "Set output.outputVersion to the integer output.json spells.",
+    ),
+    "output-digest-mismatch": Code(
+        "RFC 0019 §3 'Digests': output.digest over the output document's canon bytes",
+        "output.digest is not the digest of the output document's canonical bytes.",
+        "Recompute output.digest from output.json.",
+        FIX,
+    ),
+    "placeholder-value": Code(
+        "issue #9 / RFC 0019 §3 authoring members (stricter than the RFC: docs/entry-format.md placeholder-value)",
+        "entry.json, dialect.json, output.json or README.md still holds a placeholder value `exchange new` wrote.",
+        "Write the real value at the member (or README line) the detail names: title, description, author, "
+        "pack.id, the dialect's platform and operation, the README's text.",
+    ),
+    "file-over-bound": Code(
+        "RFC 0019 §3: entry.json and README.md ≤ 64 KiB (output.json ≤ 131,072 B, reading O4)",
+        "A file of the entry exceeds its size bound.",
+        "Shorten the file below its bound (entry.json and README.md 64 KiB, output.json 131,072 bytes).",
+    ),
+    "file-unreadable": Code(
+        "RFC 0019 §7: a file that cannot be read is a failure, not an absent file",
+        "A file of the entry exists but cannot be read.",
+        "Make the file a readable regular file (check permissions and encoding).",
+    ),
+    "json-malformed": Code(
+        "dialect §1 (strict reading), applied to every catalog document",
+        "A JSON document is not strict JSON (duplicate members, bad UTF-8, trailing data, lone surrogates…).",
+        "Rewrite the document as strict JSON per dialect §1.",
+    ),
+    "json-over-bound": Code(
+        "dialect §12 nesting and number bounds, applied to every catalog document",
+        "A JSON document nests too deeply or holds a number outside dialect §12's bounds.",
+        "Flatten the document or bring its numbers within dialect §12's bounds.",
+    ),
+    "entry-file-missing": Code(
+        "RFC 0019 §3: README.md, and the documents the direction gives",
+        "A file the entry requires (README.md, or a document its direction gives) is absent.",
+        "Add the file the detail names.",
+    ),
+    "entry-file-unexpected": Code(
+        "RFC 0019 §3: a document the direction does not give; a closed entry root (O3)",
+        "The entry root holds a file its kind and direction do not give.",
+        "Remove the file; an entry root holds only the files RFC 0019 §3 lists.",
+    ),
+    "entry-file-not-regular": Code(
+        "RFC 0019 §§3, 6: symlinks, special files, a directory where a file belongs",
+        "A path in the entry is a symlink, a special file, or a directory where a file belongs.",
+        "Replace it with a regular file (commit the content, not a link).",
+    ),
+    "catalog-stray-file": Code(
+        "RFC 0019 §3: entries/<publisher>/<name>/ and nothing else under entries/",
+        "Something under entries/ is not inside an entries/PUBLISHER/NAME/ directory.",
+        "Move the file into its entry directory, or remove it.",
+    ),
+    "fixture-missing": Code(
+        "RFC 0019 §§3, 6: every listed fixture has fixtures/<name>/",
+        "entry.json lists a fixture whose fixtures/NAME/ directory is absent.",
+        "Record the fixture into fixtures/NAME/, or remove it from entry.json's fixtures.",
+        FIXTURE_REPLACE,
+    ),
+    "fixture-unexpected": Code(
+        "RFC 0019 §3: no fixture directory entry.json does not list",
+        "fixtures/ holds a directory entry.json's fixtures does not list.",
+        "Remove the directory, or re-record it from its Runner export (which lists it in entry.json).",
+        FIXTURE_REPLACE,
+    ),
+    "fixture-file-missing": Code(
+        "RFC 0019 §3: case.json, profiles.json, preparation.json required",
+        "A fixture lacks case.json, profiles.json or preparation.json (or sources/binding it needs).",
+        "Re-record the fixture from its Runner export.",
+        FIXTURE_REPLACE,
+    ),
+    "fixture-file-unexpected": Code(
+        "RFC 0019 §3: the fixture file set is closed",
+        "A fixture directory holds a file outside the fixture file set.",
+        "Remove the file; a fixture holds only the files RFC 0019 §3 lists.",
+    ),
+    "fixture-over-bound": Code(
+        "RFC 0019 §3: a fixture directory ≤ 16 MiB",
+        "A fixture directory exceeds 16 MiB.",
+        "Record a smaller case (fewer or smaller acquisitions).",
+    ),
+    "binding-required": Code(
+        "RFC 0019 §3, dialect §4.4: binding.json for a dialect with an unbound source",
+        "The dialect has an unbound source and the fixture has no binding.json.",
+        "Re-record the fixture so it carries the binding the Runner used.",
+        FIXTURE_REPLACE,
+    ),
+    "binding-forbidden": Code(
+        "RFC 0019 §3: no binding.json when the dialect has no unbound source",
+        "A fixture holds binding.json though the dialect binds every source.",
+        "Remove binding.json from the fixture.",
+    ),
+    "preparation-digest-mismatch": Code(
+        "RFC 0019 §3 'Digests': preparationDigest over preparation.json's bytes",
+        "A fixture's preparationDigest is not the digest of its preparation.json bytes.",
+        "Recompute preparationDigest from preparation.json.",
+        FIX,
+    ),
+    "preparation-not-canonical": Code(
+        "RFC 0019 §3, dialect §9.5: preparation.json holds canonical bytes",
+        "preparation.json is not in dialect §9.5's canonical bytes.",
+        "Re-record the fixture, which writes preparation.json canonically.",
+        FIXTURE_REPLACE,
+    ),
+    "replay-digest-mismatch": Code(
+        "RFC 0019 §4: a reading whose digest is not preparationDigest",
+        "Replaying the fixture produced a preparation whose digest is not preparationDigest.",
+        "Re-record the fixture against the current dialect document.",
+        FIXTURE_REPLACE,
+    ),
+    "replay-failed": Code(
+        "RFC 0019 §4: the verifier gave no report",
+        "The verifier gave no report for the fixture's replay.",
+        "Check the fixture's files against the dialect; re-record it if they are damaged.",
+        FIXTURE_REPLACE,
+    ),
+    "skip-unacknowledged": Code(
+        "RFC 0019 §4 'A fixture the verifier cannot recompute', held stricter: docs/skips.md",
+        "A fixture is held by its digests only (kind-unread or version-unread) and the catalog's skips.json "
+        "does not acknowledge it.",
+        "Review why the fixture cannot be recomputed; if the catalog accepts it, add {entry, fixture, why} for "
+        "it to skips.json in the same pull request (docs/skips.md).",
+    ),
+    "skip-acknowledgement-stale": Code(
+        "docs/skips.md: an acknowledgement names a current skip",
+        "skips.json acknowledges a fixture that is not skipped: no such entry or fixture, or it was replayed.",
+        "Remove the acknowledgement from skips.json; acknowledge a skip only once the gate reports it.",
+    ),
+    "skips-malformed": Code(
+        "docs/skips.md: skips.json's closed form",
+        "skips.json is not a JSON array of distinct {entry, fixture, why} in entry, fixture byte order, "
+        "within its bounds.",
+        "Correct skips.json to the form docs/skips.md gives ([] when nothing is skipped).",
+    ),
+    "recording-malformed": Code(
+        "docs/recording.md: a Runner run export (run.json, version 2) read strictly within 32 MiB (dialect §§1, 12)",
+        "exchange fixture add / new --from-run: the run export (or its profiles) is over its bound, not strict "
+        "JSON, or lacks a member a fixture is made of.",
+        "Give the Runner's own run.json (export the run again); profiles are one JSON array (dialect §5.1).",
+    ),
+    "recording-not-regular": Code(
+        "docs/recording.md; RFC 0019 §6: no symlink or special file is read as a recording",
+        "exchange fixture add / new --from-run: the export, profiles or audit record is a symlink or not a "
+        "regular file.",
+        "Give the path of the regular file itself.",
+    ),
+    "recording-mapping-mismatch": Code(
+        "RFC 0019 §§3-4, dialect §4.4: the recording's mappingDigest is the entry document's (bound) digest",
+        "exchange fixture add: the run was made under another document than the entry's dialect.json (its "
+        "mappingDigest is neither the document's canonical digest nor, unbound, the bound digest).",
+        "Record the run under this entry's dialect.json, or add the fixture to the entry whose document it is.",
+    ),
+    "fixture-exists": Code(
+        "RFC 0019 §3: fixture names are distinct within an entry",
+        "exchange fixture add: entry.json lists a fixture of this name, or fixtures/<name>/ exists.",
+        "Choose another --name, or give --replace to re-record the fixture of that name.",
+    ),
+    "entry-not-recordable": Code(
+        "RFC 0019 §3: fixtures belong to kind dialect with an input document that passes its checks",
+        "exchange fixture add: the entry is a preset or output-only, or its entry.json or dialect.json does not "
+        "pass its form and reference checks, so no fixture can be replayed against it.",
+        "Fix the entry first (exchange check --entry ID), or add the fixture to a kind-dialect input entry.",
+    ),
+    "manifest-malformed": Code(
+        "RFC 0019 §3 manifest form: a JSON array read strictly",
+        "manifest.json is not a strict JSON array.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-over-bound": Code(
+        "RFC 0019 §3 manifest form: ≤ 1 MiB and ≤ 1,024 rows",
+        "manifest.json exceeds 1 MiB or 1,024 rows.",
+        "The catalog is full at this format; raise it with the maintainers.",
+    ),
+    "manifest-row-invalid": Code(
+        "RFC 0019 §3 manifest form: closed rows and their members",
+        "A manifest row lacks a member, holds an unknown one or has a value out of its grammar.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-row-version-1": Code(
+        "RFC 0019 §3, Compatibility: a row without kind",
+        "A manifest row has no kind (a version-1 row).",
+        "Regenerate manifest.json, which writes kind on every row.",
+        MANIFEST,
+    ),
+    "manifest-order": Code(
+        "RFC 0019 §3: rows ordered by id as UTF-8 bytes",
+        "manifest.json's rows are not ordered by id as UTF-8 bytes.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-id-duplicate": Code(
+        "RFC 0019 §3: distinct ids",
+        "Two manifest rows carry the same id.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-entry-unlisted": Code(
+        "RFC 0019 §§3–4: one row per entry directory",
+        "An entry directory has no manifest row.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-entry-missing": Code(
+        "RFC 0019 §§3–4: one entry per row",
+        "A manifest row names an entry directory that does not exist.",
+        "Regenerate manifest.json (or restore the entry).",
+        MANIFEST,
+    ),
+    "manifest-kind-mismatch": Code(
+        "RFC 0019 §3: row kind equals the entry's",
+        "A manifest row's kind is not its entry's kind.",
+        "Regenerate manifest.json.",
+        MANIFEST,
+    ),
+    "manifest-digest-mismatch": Code(
+        "RFC 0019 §§3–4: entryDigest, dialectDigest, outputDigest over stored bytes",
+        "A manifest row's entryDigest, dialectDigest or outputDigest is not the digest of the stored bytes.",
+        "Recompute the row's digests from the entry's files.",
+        FIX,
+    ),
+    "manifest-fixtures-mismatch": Code(
+        "RFC 0019 §3: fixtures rows in entry order, files equal to the file set",
+        "A manifest row's fixtures are not entry.json's fixtures in order with their file sets.",
+        "Regenerate the row from the entry's fixtures.",
+        FIX,
+    ),
+    "entry-unknown": Code(
+        "interfaces.md --entry ID: an id that names no entry directory is refused, never passed",
+        "--entry names an id with no entry directory.",
+        "Pass the id of an existing entry (PUBLISHER.NAME, as its entries/PUBLISHER/NAME/ path).",
+    ),
+    "one-entry-per-pull-request": Code(
+        "RFC 0019 §6: one entry per pull request (exchange check --base)",
+        "The change against the base touches more than one entry.",
+        "Split the change into one pull request per entry.",
+    ),
+    "base-unreadable": Code(
+        "interfaces.md --base: the pull request's base revision cannot be read",
+        "The --base revision cannot be resolved or read.",
+        "Fetch the base branch (git fetch) and pass a revision that resolves.",
+    ),
+    "signoff-missing": Code(
+        "RFC 0019 §6 Contributions: a DCO sign-off on every commit (exchange signoff; CONTRIBUTING.md)",
+        "A non-merge commit of the pull request has no Signed-off-by trailer naming its author's email.",
+        "Sign off each commit named as its author: git rebase --signoff BASE, then git push --force-with-lease.",
+    ),
+    "release-tag-invalid": Code(
+        "RFC 0019 §7: a release is a tag of §3's grammar resolving to a commit",
+        "A release tag breaks §3's tag grammar or does not resolve to a commit.",
+        "Delete the tag and tag the release commit with a name in §3's grammar.",
+    ),
+    "release-tag-moved": Code(
+        "RFC 0019 §7: a retained tag that now resolves to another commit",
+        "release-check --expect-commit or --lock: the tag now resolves to another commit than the one retained at "
+        "import (or no longer resolves at all).",
+        "Do not import it: a release tag is never moved; ask the catalog's maintainers to restore the tag.",
+    ),
+    "upgrade-target-not-higher": Code(
+        "RFC 0019 §7: an upgrade moves to a higher tag",
+        "upgrade-diff: TO_TAG is not a higher release than FROM_TAG.",
+        "Give the release you have as FROM_TAG and a higher one as TO_TAG.",
+    ),
+    "release-tag-lower": Code(
+        "RFC 0019 §7: 'A lower tag, ordered by its three integer components (§3), is refused' (the consumer's lock)",
+        "release-check --lock: the tag is lower than the release the lock records as imported.",
+        "Check the locked release or a higher one; a consumer never moves back to a lower release.",
+    ),
+    "entry-changed-without-upgrade": Code(
+        "RFC 0019 §§3, 7: upgrade notes keyed by the imported entryDigest; an update is an explicit, reviewed upgrade",
+        "release-check --lock: an imported entry's entryDigest changed, and the new entry.json has no upgrade note "
+        "keyed by the locked entryDigest.",
+        "Review the change with exchange upgrade-diff LOCATION --lock FILE TAG; to accept it, run release-check "
+        "again with --update --approve-change ID (docs/release-contract.md).",
+    ),
+    "lock-malformed": Code(
+        "docs/release-contract.md, 'The lock': the consumer's lock file is one closed JSON object",
+        "release-check/upgrade-diff --lock: the lock file is not the lock's closed JSON form.",
+        "Restore the lock from your records; or remove it and check the release you imported again to write it.",
+    ),
+    "lock-location-mismatch": Code(
+        "RFC 0019 §7: the consumer retains the catalog location with the tag and commit (the consumer's lock)",
+        "release-check/upgrade-diff --lock: the lock records another catalog location than the one given.",
+        "Give the location the lock records, or use that catalog's own lock.",
+    ),
+    "verifier-pin-malformed": Code(
+        "RFC 0019 §4 (the verifier 'at the specification commit the repository's CI pins'); docs/verifier-pin.md",
+        "verifier-pin.json is not one object of exactly pinVersion 1, reader (a §3 reader locator) and run (the "
+        "reader's argv template), within 64 KiB, read strictly; or it is not a regular file.",
+        "Correct verifier-pin.json to the form docs/verifier-pin.md gives, in a pull request that moves the pin "
+        "alone.",
+    ),
+    "verifier-fetch-failed": Code(
+        "RFC 0019 §4: the pinned reader fetched at its commit (exchange verifier fetch; docs/verifier-pin.md)",
+        "exchange verifier fetch: the pin names an abbreviated commit, or the specification's repository holds "
+        "no such commit, or no file at the locator's path at that commit.",
+        "Name the reader's full 40-hex commit and its path as the specification's history holds them, in a pull "
+        "request that moves the pin alone.",
+    ),
+    "verifier-pin-moved-with-entry": Code(
+        "RFC 0019 Compatibility: 'moves its pin, by its own pull request' (exchange check --base)",
+        "The change against the base moves the verifier pin (changes verifier-pin.json) and also touches an entry.",
+        "Move the pin in a pull request of its own; change the entry in another (an entry the moved verifier "
+        "answers otherwise is decided on the pin's pull request).",
+    ),
 }
+
+CODES: dict[str, str] = {code: record.section for code, record in RECORDS.items()}
+"""Each code's section (the table's first field), for callers that need only that."""

@@ -13,10 +13,11 @@ from typing import Any
 from .. import dialect as dialect_form
 from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..jsonstrict import integer
+from ..quoting import described, digest as quoted_digest, path_text, quoted
 from ..refusal import Refusal
 from ..tree import DIR, FILE, Tree, TreeError
 from . import documents as docs
-from . import grammar
+from . import grammar, placeholders
 from .entry import check_entry
 from .reference import reference_refusal
 
@@ -51,6 +52,7 @@ class EntryCheck:
     form_valid: bool = False
     fixtures: list[FixtureCheck] = field(default_factory=list)
     unbound: list[str] = field(default_factory=list)
+    output_document: Any = None
 
     @property
     def kind(self) -> str | None:
@@ -73,8 +75,8 @@ class EntryCheck:
         ref = self.entry.get("dialect") if self.entry else None
         return ref.get("digest") if isinstance(ref, dict) and isinstance(ref.get("digest"), str) else None
 
-    def refuse(self, code: str, path: str, detail: str) -> None:
-        self.refusals.append(Refusal(code, path, detail, self.id))
+    def refuse(self, code: str, path: str, detail: str, pointer: str | None = None) -> None:
+        self.refusals.append(Refusal(code, path, detail, self.id, pointer=pointer))
 
 
 def entry_id(path: str) -> str:
@@ -114,7 +116,7 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     """Every check of §3 on one entry directory, but replay, scans and history."""
     check = EntryCheck(entry_id(path), path)
     if entry_path(check.id) != path or not grammar.ENTRY_ID.fullmatch(check.id):
-        check.refuse("entry-id-path", path, f"{path} is not entries/<publisher>/<name> for an id of §3's grammar "
+        check.refuse("entry-id-path", path, f"{path_text(path)} is not entries/<publisher>/<name> for an id of §3's grammar "
                                             "(publisher [a-z0-9]+, name [a-z0-9-] with dots); rename the directory")
     try:
         listing = {n.name: n for n in tree.list(path)}
@@ -146,7 +148,32 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
         _check_dialect(check, reads.get("dialect.json"))
         if "fixtures" in wanted:
             _check_fixtures(tree, check, listing)
+    _check_placeholders(tree, check, listing)
     return check
+
+
+def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict) -> None:
+    """placeholder-value (issue #9): a value the scaffold writes, left in entry.json, dialect.json,
+    output.json or README.md. Runs last among the directory checks, on the documents as read above
+    (a document that could not be read is already refused and is not searched)."""
+    documents = (("entry.json", check.entry), ("dialect.json", check.document),
+                 ("output.json", check.output_document))
+    for name, value in documents:
+        if value is None:
+            continue
+        for where, marker in placeholders.in_json(value):
+            check.refusals.append(Refusal(
+                "placeholder-value", f"{check.path}/{name}",
+                f"{placeholders.pointer_text(where)}: still holds the scaffold's placeholder {marker!r}; write the "
+                "real value", check.id, pointer=placeholders.pointer_of(where)))
+    if _is_file(listing, "README.md") and listing["README.md"].size <= docs.README_BOUND:
+        read = docs.read_bytes(tree, f"{check.path}/README.md", docs.README_BOUND)
+        if read.data is not None:
+            for line, marker in placeholders.in_text(read.data.decode("utf-8", "replace")):
+                check.refusals.append(Refusal(
+                    "placeholder-value", f"{check.path}/README.md",
+                    f"line {line}: still holds the scaffold's placeholder text {marker!r}; write what the entry is "
+                    "for in your own words", check.id, line=line))
 
 
 def _read_documents(tree: Tree, check: EntryCheck, listing: dict, wanted: dict) -> dict[str, docs.Read]:
@@ -200,8 +227,11 @@ def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
     if isinstance(value, dict) and not any(r.code == "entry-version-unread" for r in refusals):
         check.entry = value
         if isinstance(value.get("id"), str) and value["id"] != check.id:
-            check.refuse("entry-id-path", path, f"id: {value['id']!r} but the directory {check.path} reads as "
-                                                f"{check.id!r}; the id is the path with '/' read as '.'")
+            check.refuse("entry-id-path", path, f"id: {quoted(value['id'], grammar.ENTRY_ID, 'an id')} but the "
+                                                f"directory {path_text(check.path)} reads as "
+                                                f"{quoted(check.id, grammar.ENTRY_ID, 'an id')}; the id is the path "
+                                                "with '/' read as '.'",
+                         pointer="/id")
 
 
 def _check_output(check: EntryCheck, raw: docs.Read) -> None:
@@ -210,7 +240,7 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     if read.refusal:
         check.refusals.append(read.refusal.with_entry(check.id))
         return
-    doc = read.value
+    doc = check.output_document = read.value
     problem = None
     if not isinstance(doc, dict) or set(doc) != {"outputVersion", "platform", "policies"}:
         problem = "an output dialect is an object of exactly outputVersion, platform and policies (dialect §10)"
@@ -229,7 +259,7 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     if integer(ref.get("outputVersion")) is not None and int(doc["outputVersion"]) != integer(ref["outputVersion"]):
         check.refuse("output-version-mismatch", f"{check.path}/entry.json",
                      f"output/outputVersion is {ref['outputVersion'].literal}, output.json spells "
-                     f"{doc['outputVersion']!r}")
+                     f"{doc['outputVersion']!r}", pointer="/output/outputVersion")
     try:
         actual = canonical_digest(doc)
     except CanonError as exc:
@@ -237,7 +267,8 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
         return
     if isinstance(ref.get("digest"), str) and ref["digest"] != actual:
         check.refuse("output-digest-mismatch", f"{check.path}/entry.json",
-                     f"output/digest is {ref['digest']}, the document's canonical digest is {actual}")
+                     f"output/digest is {quoted_digest(ref['digest'])}, the document's canonical digest is {actual}",
+                     pointer="/output/digest")
 
 
 def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
@@ -255,7 +286,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     readable = form is not None and form.document is not None
     chain = reference_refusal(check.entry, check.document, readable)
     if chain:
-        check.refuse(chain[0], entry_path_, chain[1])
+        check.refuse(chain.code, entry_path_, chain.detail, pointer=chain.pointer)
     if form is None:
         return
     if form.refusal:
@@ -267,8 +298,8 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     if check.kind == "preset":
         bound = dialect_form.bound_sources(doc)
         if bound:
-            check.refuse("bound-derivative", path, f"source {bound[0]!r} is bound; a preset publishes every source "
-                                                   "that has an unbound form unbound (RFC 0019 §3)")
+            check.refuse("bound-derivative", path, f"source {described(bound[0], 'a name')} is bound; a preset publishes "
+                                                   "every source that has an unbound form unbound (RFC 0019 §3)")
     _check_source_kinds(check, doc)
 
 
@@ -281,10 +312,12 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
     used = set(dialect_form.source_kinds(doc))
     if used and set(listed) != used:
         missing = sorted(k for k in used - set(listed) if isinstance(k, str))
-        extra = sorted(k for k in set(listed) - used if isinstance(k, str))
+        extra = sorted(k if k in dialect_form.ALL_KINDS else described(k, "a string")  # a kind, else the author's
+                       for k in set(listed) - used if isinstance(k, str))
         check.refuse("source-kinds-mismatch", f"{check.path}/entry.json",
                      "sourceKinds must list exactly the kinds dialect.json's sources use"
-                     + (f"; missing {missing}" if missing else "") + (f"; not used {extra}" if extra else ""))
+                     + (f"; missing {missing}" if missing else "") + (f"; not used {extra}" if extra else ""),
+                     pointer="/sourceKinds")
 
 
 def _fixture_names(check: EntryCheck) -> list[tuple[str, str | None]]:
@@ -317,8 +350,8 @@ def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
             check.refuse("entry-file-not-regular", f"{base}/{name}", "a fixture is a directory")
     for name, prep_digest in named:
         if name not in present:
-            check.refuse("fixture-missing", f"{base}/{name}", f"entry.json lists fixture {name!r}; record it under "
-                                                              f"fixtures/{name}/")
+            check.refuse("fixture-missing", f"{base}/{name}", f"entry.json lists fixture {quoted(name, grammar.FIXTURE_NAME, 'a name')}; "
+                                                              "record it under fixtures/<its name>/")
         elif present[name].kind == DIR:
             check.fixtures.append(_check_fixture(tree, check, f"{base}/{name}", name, prep_digest))
 
@@ -349,7 +382,7 @@ def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_dig
             check.refuse("fixture-file-missing", f"{path}/{required}", "required in every fixture")
     if needs_binding is True and BINDING not in files:
         check.refuse("binding-required", f"{path}/{BINDING}",
-                     f"the dialect has unbound sources ({', '.join(check.unbound)}); record the fixture with its "
+                     f"the dialect has {len(check.unbound)} unbound source(s); record the fixture with its "
                      "binding document")
     elif needs_binding is False and BINDING in files:
         check.refuse("binding-forbidden", f"{path}/{BINDING}", "the dialect has no unbound source; remove it")
@@ -374,7 +407,7 @@ def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: st
     raw = docs.read_json(tree, path, docs.PREPARATION_BOUND)
     if raw.data is not None and prep_digest is not None and digest(raw.data) != prep_digest:
         check.refuse("preparation-digest-mismatch", path,
-                     f"preparationDigest in entry.json is {prep_digest}; preparation.json's stored bytes digest to "
+                     f"preparationDigest in entry.json is {quoted_digest(prep_digest)}; preparation.json's stored bytes digest to "
                      f"{digest(raw.data)}")
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))

@@ -9,10 +9,12 @@ assertion byte for byte. The `dialect` and `artifact` members are the reference 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..canon import is_digest
 from ..jsonstrict import Number, integer
+from ..quoting import described, pointer_text
 from ..refusal import Refusal
 from . import grammar
 
@@ -50,7 +52,10 @@ class _Refusals:
         self.out: list[Refusal] = []
 
     def add(self, code: str, member: str, detail: str) -> None:
-        self.out.append(Refusal(code, self.path, f"{member}: {detail}"))
+        pointer = "" if member == "(root)" else "/" + member  # locates the line (annotations.line_of)
+        # the member path may hold an author's member name or key: shown only when it is ours (issue #11)
+        shown = member if member == "(root)" else pointer_text(pointer)[1:]
+        self.out.append(Refusal(code, self.path, f"{shown}: {detail}", pointer=pointer))
 
     def string(self, value: Any, member: str, low: int, high: int) -> bool:
         if not isinstance(value, str):
@@ -97,7 +102,7 @@ def entry_version_refusal(value: Any, path: str) -> Refusal | None:
     if isinstance(value, dict) and integer(value.get("entryVersion")) in (1, 2):
         return Refusal("entry-version-unread", path,
                        f"entryVersion: {value['entryVersion'].literal} is not read by a version-3 reader; "
-                       "move the entry to entryVersion 3 (RFC 0019 Compatibility)")
+                       "move the entry to entryVersion 3 (RFC 0019 Compatibility)", pointer="/entryVersion")
     return None
 
 
@@ -148,7 +153,8 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
         r.string(value["author"], "author", 1, 100)
     if "assertion" in value and value["assertion"] != ASSERTION:
         r.out.append(Refusal("assertion-mismatch", path,
-                             "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md"))
+                             "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md",
+                             pointer="/assertion"))
     if kind == "dialect":
         _fixtures(value, direction, r)
     _verification(value, kind, r)
@@ -271,7 +277,7 @@ def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
     allowed = source_kinds_list(value)
     for i, k in enumerate(s):
         if k not in allowed:
-            r.add(INVALID, f"sourceKinds/{i}", f"{k!r} is not a source kind of this family ({', '.join(allowed)})")
+            r.add(INVALID, f"sourceKinds/{i}", f"{described(k, 'a string')} is not a source kind of this family ({', '.join(allowed)})")
 
 
 def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
@@ -298,7 +304,8 @@ def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
                 r.add(INVALID, f"{member}/name", f"{name!r} is given twice; fixture names are distinct")
             seen.add(name)
         if "path" in item and isinstance(name, str) and item["path"] != f"fixtures/{name}":
-            r.add(INVALID, f"{member}/path", f"expected \"fixtures/{name}\"")
+            shown = f"\"fixtures/{name}\"" if grammar.FIXTURE_NAME.fullmatch(name) else "fixtures/ and the fixture's name"
+            r.add(INVALID, f"{member}/path", f"expected {shown}")
         if "preparationDigest" in item:
             r.digest(item["preparationDigest"], f"{member}/preparationDigest")
 
@@ -311,6 +318,10 @@ def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
         return
     if kind == "preset" and v:
         r.add(INVALID, "verification", "exactly [] for a preset: no preparation was verified (§3)")
+        return
+    if kind == "dialect" and value.get("direction") == "output" and v:  # reading: docs/entry-format.md
+        r.add(INVALID, "verification", "exactly [] for direction output: an output document has no preparation "
+                                       "for a reader to recompute, so no record can state a run (§3)")
         return
     if len(v) > 32:
         r.add(INVALID, "verification", f"at most 32 records, found {len(v)}")
@@ -336,5 +347,5 @@ def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
                     if problem:
                         r.add("reader-locator-invalid", f"{member}/readers/{j}", problem)
         if len(r.out) > before:
-            r.out[before:] = [Refusal(x.code if x.code == "reader-locator-invalid" else "verification-record-invalid",
-                                      x.path, x.detail) for x in r.out[before:]]
+            r.out[before:] = [replace(x, code=x.code if x.code == "reader-locator-invalid"
+                                      else "verification-record-invalid") for x in r.out[before:]]

@@ -11,13 +11,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..quoting import entry_id as entry_id_shown, redact, redact_skip
 from ..refusal import Refusal, Report
 from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
-from ..scan import scan_entry
+from ..scan import scan_entry, scan_manifest
 from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
-from .replay import replay_entry
+from .replay import reader_for, replay_entry
+from .skips import acknowledge
 
 ENTRIES = "entries"
 ENTRIES_NOTE = "README.md"
@@ -68,17 +70,18 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
 
 
 def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
-    from .pullrequest import BaseUnreadable, one_entry_refusal, touched_entries
+    from .pullrequest import BaseUnreadable, one_entry_refusal, pin_moved, pin_refusal, touched_entries
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
         report.touched = touched_entries(repository, options.base, getattr(tree, "commit", None))
+        moved = pin_moved(repository, options.base, getattr(tree, "commit", None))
     except BaseUnreadable as exc:
         report.refusals.append(Refusal("base-unreadable", None, str(exc)))
         return
-    refusal = one_entry_refusal(report.touched, options.base)
-    if refusal:
-        report.refusals.append(refusal)
+    for refusal in (one_entry_refusal(report.touched, options.base), pin_refusal(moved, report.touched, options.base)):
+        if refusal:
+            report.refusals.append(refusal)
 
 
 def _check_entry(tree: Tree, path: str, selected: bool, options: GateOptions, report: Report) -> EntryCheck:
@@ -110,12 +113,19 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
     report.checks += ["artifact identity"] + ["history"] * options.history
     try:
+        if options.replay:  # the reader every fixture is replayed through, named in the report (docs/verifier-pin.md)
+            reader_for(tree, report)
         paths, stray = entry_directories(tree)
         report.refusals += stray
+        # --entry without history reads only the entries it names plus the manifest (issue #12 item 5);
+        # with history every entry's directory is read, since the walk holds the whole release
+        narrow = bool(options.entries) and not options.history
         checks = [_check_entry(tree, p, not options.entries or entry_id(p) in options.entries, options, report)
-                  for p in paths]
+                  for p in paths if not narrow or entry_id(p) in options.entries]
         started = time.perf_counter()
         manifest = read_manifest(tree)
+        if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
+            acknowledge(tree, checks, report, options.entries)
     except TreeError as exc:
         raise CatalogUnreadable(str(exc)) from exc
     except Exception as exc:  # the object database of a GitTree can fail in several ways
@@ -128,6 +138,8 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         report.refusals.append(Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog "
                                        f"reads as that id (entries/<publisher>/<name>)", unknown))
     report.refusals += manifest.refusals
+    if options.scan:  # manifest.json to the same scan as every entry's files (issue #11 item 2)
+        report.refusals += scan_manifest(tree)
     if manifest.readable:
         report.refusals += check_rows(manifest, checks)
     report.timed("manifest", started)
@@ -143,4 +155,9 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     if options.entries:
         wanted = set(options.entries)
         report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
+    # no path, entry or skip quotes a name outside its grammar (issue #11 item 3; docs/reports.md)
+    report.refusals = [redact(r) for r in report.refusals]
+    report.skipped = [redact_skip(s) for s in report.skipped]
+    report.replays = [redact_skip(r) for r in report.replays]
+    report.checked = [c for c in report.checked if entry_id_shown(c)]
     return report

@@ -63,9 +63,9 @@ def locator_problem(value: str) -> str | None:
     owner, name, *path = parts
     if not _LOCATOR_PART.fullmatch(owner) or not _LOCATOR_PART.fullmatch(name):
         return "owner and name are each 1 to 100 characters of [A-Za-z0-9_.-]"
-    for segment in path:
+    for i, segment in enumerate(path, 1):
         if segment in ("", ".", "..") or not _SEGMENT.fullmatch(segment):
-            return f"path segment {segment!r} must match [A-Za-z0-9_.-]+ and not be '.' or '..'"
+            return f"path segment {i} must match [A-Za-z0-9_.-]+ and not be '.' or '..'"
     return None
 
 

@@ -13,9 +13,11 @@ from importlib import resources
 from typing import Any
 
 from ..jsonstrict import Number
+from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, path_text, pointer_text, quoted
 from ..refusal import Refusal
 from ..tree import Tree
 from . import documents as docs
+from . import grammar
 from .directory import EntryCheck, entry_path
 
 PATH = "manifest.json"
@@ -57,7 +59,7 @@ def read_manifest(tree: Tree) -> Manifest:
     for i, row in enumerate(value):
         problems = row_problems(row)
         rid = row.get("id") if isinstance(row, dict) else None
-        where = f"row {i}" + (f" ({rid})" if isinstance(rid, str) else "")
+        where = f"row {i}" + (f" ({rid})" if shown_id(rid) else "")  # an id outside §3's grammar is not shown
         if isinstance(row, dict) and "kind" not in row and set(row) <= set(ROW_MEMBERS):
             out.refusals.append(Refusal("manifest-row-version-1", PATH, f"{where}: a row without kind is a version-1 "
                                         "row, which a version-3 reader refuses; add kind", rid))
@@ -69,12 +71,13 @@ def read_manifest(tree: Tree) -> Manifest:
             continue
         key = rid.encode("utf-8", "surrogatepass")
         if rid in seen:
-            out.refusals.append(Refusal("manifest-id-duplicate", PATH, f"{where}: id {rid!r} has a row already", rid))
+            out.refusals.append(Refusal("manifest-id-duplicate", PATH, f"{where}: its id has a row already", rid))
             continue
         seen.add(rid)
         if previous is not None and key < previous:
             out.refusals.append(Refusal("manifest-order", PATH, f"{where}: rows are ordered by id as UTF-8 bytes; "
-                                        f"{rid!r} comes before the row above it (exchange manifest --write sorts them)",
+                                        "its id comes before the row above it (exchange manifest --write sorts "
+                                        "them)",
                                         rid))
         previous = key if previous is None or key > previous else previous
         if not problems:
@@ -91,7 +94,35 @@ def _row_validator():
 
 
 def _where(error) -> str:
-    return "/".join(str(p) for p in error.absolute_path) or "(row)"
+    """The member's path in the row, each name shown only when it is one of our schema's (issue #11)."""
+    pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
+    return pointer_text(pointer)[1:] or "(row)"
+
+
+def _message(error) -> str:
+    """What the row's schema asks, from the schema alone: jsonschema's own messages quote the row's
+    values (an id, an unexpected member's name), which the author controls (issue #11 item 3)."""
+    rule, wanted = error.validator, error.validator_value
+    if rule == "not":
+        return "must be one line, with no line break"
+    if rule == "type":
+        return f"expected a JSON {wanted}"
+    if rule == "required":
+        missing = [name for name in wanted if isinstance(error.instance, dict) and name not in error.instance]
+        return f"missing the required member{'s' if len(missing) != 1 else ''} {', '.join(map(repr, missing))}"
+    if rule == "additionalProperties":
+        return "a member the row's closed form does not name (id, kind, path, entryDigest, dialectDigest, " \
+               "outputDigest, fixtures; a fixture holds name and files); remove it"
+    if rule == "pattern":
+        return f"expected a string matching {wanted}"
+    if rule in ("enum", "const"):
+        return f"expected one of {', '.join(map(repr, wanted if rule == 'enum' else [wanted]))}"
+    if rule in ("minLength", "maxLength", "minItems", "maxItems"):
+        return f"expected {'at least' if rule.startswith('min') else 'at most'} {wanted} " \
+               f"{'characters' if rule.endswith('Length') else 'items'}"
+    if rule == "uniqueItems":
+        return "expected distinct items"
+    return f"fails the row schema's {rule} rule"
 
 
 def row_problems(row: Any) -> list[str]:
@@ -99,13 +130,13 @@ def row_problems(row: Any) -> list[str]:
     a schema cannot say — the path is the id split at its first dot, a preset's row is empty of
     fixtures and output."""
     errors = sorted(_row_validator().iter_errors(row), key=lambda e: [str(p) for p in e.absolute_path])
-    problems = [f"{_where(e)}: " + ("must be one line, with no line break" if e.validator == "not" else e.message)
-                for e in errors]
+    problems = [f"{_where(e)}: {_message(e)}" for e in errors]
     if not isinstance(row, dict):
         return problems
     rid = row.get("id")
     if isinstance(rid, str) and isinstance(row.get("path"), str) and row["path"] != entry_path(rid):
-        problems.append(f"path: expected {entry_path(rid)!r} (the id split at its first '.')")
+        shown = repr(entry_path(rid)) if shown_id(rid) else "entries/<publisher>/<name>"
+        problems.append(f"path: expected {shown} (the id split at its first '.')")
     if row.get("kind") == "preset" and row.get("fixtures") not in ([], None):
         problems.append("fixtures: a preset's row has fixtures []")
     if row.get("kind") == "preset" and "outputDigest" in row:
@@ -131,7 +162,7 @@ def check_rows(manifest: Manifest, checks: list[EntryCheck]) -> list[Refusal]:
     by_id = {c.id: c for c in checks}
     for check in checks:
         if check.id not in manifest.rows and not any(r.entry == check.id for r in manifest.refusals):
-            out.append(Refusal("manifest-entry-unlisted", PATH, f"{check.path} has no row; run exchange manifest "
+            out.append(Refusal("manifest-entry-unlisted", PATH, f"{path_text(check.path)} has no row; run exchange manifest "
                                                                 "--write and commit the row with the entry", check.id))
     for rid, row in manifest.rows.items():
         if rid not in by_id:
@@ -167,16 +198,28 @@ def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
         files_by_name = {f.name: sorted(f.files) for f in check.fixtures}
         listed = [f["name"] for f in row["fixtures"]]
         if listed != names:
-            refuse("manifest-fixtures-mismatch", f"fixtures names {listed}, entry.json lists {names} (same order)")
+            refuse("manifest-fixtures-mismatch", f"fixtures names [{_fixture_names(listed)}], entry.json lists "
+                                                 f"[{_fixture_names(names)}] (same order)")
         else:
             for item in row["fixtures"]:
                 actual = files_by_name.get(item["name"])
                 if actual is not None and sorted(item["files"]) != actual:
-                    refuse("manifest-fixtures-mismatch", f"fixture {item['name']!r} lists {sorted(item['files'])}, "
-                                                         f"its directory holds {actual}")
+                    refuse("manifest-fixtures-mismatch", f"fixture {_fixture_names([item['name']])} lists "
+                                                         f"[{_file_names(sorted(item['files']))}], its directory "
+                                                         f"holds [{_file_names(actual)}]")
     elif row["fixtures"] and check.entry is not None:
         refuse("manifest-fixtures-mismatch", "fixtures must be [] for an entry without fixtures")
     return out
+
+
+def _fixture_names(names: list) -> str:
+    """Fixture names, each shown only within §3's fixture-name grammar."""
+    return ", ".join(quoted(n, grammar.FIXTURE_NAME, "a name") for n in names)
+
+
+def _file_names(names: list) -> str:
+    """File names, each shown only when it is one of a fixture's closed file set (RFC 0019 §3)."""
+    return ", ".join(repr(n) if n in FIXTURE_FILES else described(n, "a name") for n in names)
 
 
 def write_manifest(rows: list[dict]) -> bytes:

@@ -9,10 +9,11 @@ read from the document, never trusted from the entry.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..canon import CanonError, canonical_digest, is_digest
 from ..jsonstrict import Number, integer
+from ..quoting import described, digest, member
 from . import grammar
 
 ORDER = (
@@ -42,7 +43,8 @@ def _form(entry: dict, kind: str | None) -> str | None:
         return "dialect: expected an object {path, dialectVersion|formatVersion, digest}"
     for name in ref:
         if name not in ("path", "dialectVersion", "formatVersion", "digest"):
-            return f"dialect/{name}: not a member of the dialect reference"
+            return f"dialect: {member(name)} is not a member of the dialect reference (path, dialectVersion or " \
+                   "formatVersion, digest)"
     has_int, has_named = "dialectVersion" in ref, "formatVersion" in ref
     if has_int and has_named:
         return "dialect: both dialectVersion and formatVersion; give exactly one"
@@ -72,7 +74,8 @@ def _mismatch(ref: dict, document: Any) -> str | None:
         if fmt is None or fmt[0] != "named":
             return "dialect/formatVersion names a named format, but dialect.json is not a named-format document"
         if fmt[1] != ref["formatVersion"]:
-            return f"dialect/formatVersion is {ref['formatVersion']!r}, the document's formatVersion is {fmt[1]!r}"
+            shown = repr(fmt[1]) if fmt[1] in NAMED else described(fmt[1], "a value")  # the selectors of §2.1 only
+            return f"dialect/formatVersion is {ref['formatVersion']!r}, the document's formatVersion is {shown}"
     else:
         if fmt is None or fmt[0] != "integer":
             return "dialect/dialectVersion names an integer format, but dialect.json is not an integer-format document"
@@ -87,7 +90,7 @@ def artifact_problem(artifact: Any) -> str | None:
         return "artifact: expected an object {id, version}"
     for name in artifact:
         if name not in ("id", "version"):
-            return f"artifact/{name}: not a member of artifact (exactly id and version)"
+            return f"artifact: {member(name)} is not a member of artifact (exactly id and version)"
     for name in ("id", "version"):
         if name not in artifact:
             return f"artifact/{name}: required"
@@ -101,10 +104,29 @@ def artifact_problem(artifact: Any) -> str | None:
     return None
 
 
-def reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, str] | None:
+class Chain(NamedTuple):
+    """A refusal of the chain: its code, its detail, and the JSON Pointer of the entry.json member the
+    detail names (the detail's leading member path; used only to find its line, never printed)."""
+
+    code: str
+    detail: str
+    pointer: str | None = None
+
+
+def _chain(code: str, detail: str) -> Chain:
+    member = re.match(r"[A-Za-z]+(?:/[^:\s]+)*", detail)
+    return Chain(code, detail, "/" + member.group(0) if member else None)
+
+
+def reference_refusal(entry: dict, document: Any, readable: bool) -> Chain | None:
     """The first refusal of §3's chain, or None. `document` is dialect.json's parsed value;
     `readable` is False when it could not be read, and then the chain stops after the reference's
     own form (the document form check reports why it could not be read)."""
+    found = _reference_refusal(entry, document, readable)
+    return _chain(*found) if found else None
+
+
+def _reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, str] | None:
     kind = entry.get("kind")
     direction = entry.get("direction")
     problem = _form(entry, kind)
@@ -139,7 +161,7 @@ def reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, 
         except CanonError as exc:
             return ("dialect-digest-mismatch", f"dialect/digest: dialect.json has no canonical form ({exc})")
         if actual != ref["digest"]:
-            return ("dialect-digest-mismatch", f"dialect/digest is {ref['digest']}, the document's canonical digest "
+            return ("dialect-digest-mismatch", f"dialect/digest is {digest(ref['digest'])}, the document's canonical digest "
                                                f"is {actual}")
     return None
 

@@ -2,8 +2,16 @@
 
 A reading whose digest is the fixture's preparationDigest is a replay; kind-unread and
 version-unread are skips with their reason in the report; any other refusal, any finding, or a
-reading with another digest refuses the entry. `EXCHANGE_VERIFIER` names another verifier that
-speaks dialect §11's process contract; the built-in one is the default.
+reading with another digest refuses the entry. The reader is chosen once per run
+(catalog/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
+is fetched and runnable, both run by dialect §11's process contract; else the built-in one, in process.
+Each fixture records the reader that answered it (`Report.replays`, `Skip.reader`).
+
+A skip does not switch the fixture's checks off (stricter than §4; docs/skips.md): the built-in verifier
+still holds every acquisition of a kind it reads — receipt signature under the pinned profile's key,
+arguments commitment, result digest, profile pin — and everything else that needs no unread source's
+claim (verifier/partial.py). A failure there refuses the entry with the verifier's finding code; the
+skip names the unread kinds and their sources by position, and what could not be checked.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ import os
 import tempfile
 
 from .. import dialect as dialect_form
-from ..refusal import Refusal, Report, Skip
+from ..refusal import Refusal, Replay, Report, Skip
 from ..tree import Tree, TreeError
 from . import documents as docs
 from .directory import EntryCheck, FixtureCheck
@@ -24,11 +32,20 @@ def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
     return {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
 
 
-def _run(tree: Tree, check: EntryCheck, fixture: FixtureCheck) -> dict:
+def reader_for(tree: Tree, report: Report):
+    """This run's reader (catalog/pin.py), chosen once; the gate chooses it before the first entry, so a
+    catalog with no fixture still names it and refuses a malformed pin."""
+    if report.reader is None:
+        from .pin import choose_reader
+
+        report.reader, refusals = choose_reader(tree)
+        report.refusals += refusals
+    return report.reader
+
+
+def _run(check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], command: str | None) -> dict:
     from .. import verifier
 
-    files = _fixture_files(tree, fixture)
-    command = os.environ.get("EXCHANGE_VERIFIER", "").strip()
     if not command:
         return verifier.replay_fixture(check.document_data, files)
     with tempfile.TemporaryDirectory(prefix="exchange-replay-") as tmp:
@@ -59,18 +76,50 @@ def replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
     """Replay every replayable fixture of a kind-dialect entry whose form check passed."""
     if check.kind != "dialect" or not check.form_valid or check.document_data is None:
         return
+    reader = reader_for(tree, report)
     for fixture in check.fixtures:
         if not fixture.replayable:
             continue
         try:
-            answer = _run(tree, check, fixture)
+            files = _fixture_files(tree, fixture)
+            answer = _run(check, fixture, files, reader.command)
         except TreeError as exc:
             report.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
             continue
-        _record(answer, check, fixture, report)
+        before = (len(report.refusals), len(report.skipped))
+        _record(answer, check, fixture, report, files, reader.name)
+        result = ("refused" if len(report.refusals) > before[0] else
+                  "skipped" if len(report.skipped) > before[1] else "reading")
+        report.replays.append(Replay(check.id, fixture.name, reader.name, result))
 
 
-def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report) -> None:
+def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
+             reader: str) -> None:
+    """A skip (§4), with every acquisition of a kind the built-in verifier reads still checked."""
+    from .. import verifier
+
+    held = verifier.check_skipped(check.document_data, files)
+    if isinstance(held, (verifier.Found, verifier.Refused)) and held.code not in SKIPPED:
+        what = "finding" if isinstance(held, verifier.Found) else "refusal"
+        report.refusals.append(Refusal(
+            held.code, fixture.path,
+            f"the fixture is skipped as {code}, and what the verifier still reads of it fails: {what} {held.code} "
+            f"({held.detail}); a skip holds every check that needs no unread source's claim (docs/skips.md)",
+            check.id))
+        return
+    partial = held if isinstance(held, verifier.Partial) else verifier.Partial()
+    kinds, sources = partial.kinds, partial.sources
+    if not kinds and code == "kind-unread":  # another verifier may read less than ours: name what the dialect uses
+        kinds = [k for k in dialect_form.source_kinds(check.document) if isinstance(k, str)]
+    unchecked = list(partial.unchecked)
+    if not isinstance(held, verifier.Partial):
+        unchecked.append("every acquisition (the built-in verifier does not read this dialect's version either)")
+    report.skipped.append(Skip(check.id, fixture.name, _skip_reason(code, check), tuple(kinds), tuple(sources),
+                               partial.receipts, tuple(unchecked), reader=reader))
+
+
+def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
+            reader: str) -> None:
     result = answer.get("result")
     if result == "reading":
         if answer.get("digest") == fixture.preparation_digest:
@@ -79,15 +128,17 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Repo
             report.refusals.append(Refusal(
                 "replay-digest-mismatch", f"{fixture.path}/preparation.json",
                 f"the verifier's reading has digest {answer.get('digest')}, preparationDigest is "
-                f"{fixture.preparation_digest}", check.id))
+                f"{fixture.preparation_digest} (reader: {reader})", check.id))
     elif result == "refusal" and answer.get("refusal") in SKIPPED:
-        report.skipped.append(Skip(check.id, fixture.name, _skip_reason(answer["refusal"], check)))
+        _skipped(answer["refusal"], check, fixture, report, files, reader)
     elif result in ("refusal", "finding"):
         code = answer.get(result)
         report.refusals.append(Refusal(
             code if isinstance(code, str) else "replay-failed", fixture.path,
-            f"the preparation verifier answered {result} {code}; a fixture must give a reading (RFC 0019 §4)",
+            f"the preparation verifier answered {result} {code}; a fixture must give a reading (RFC 0019 §4; "
+            f"reader: {reader})",
             check.id))
     else:
         report.refusals.append(Refusal("replay-failed", fixture.path,
-                                       f"the verifier could not run: {answer.get('detail', 'no report')}", check.id))
+                                       f"the verifier could not run: {answer.get('detail', 'no report')} "
+                                       f"(reader: {reader})", check.id))

@@ -6,8 +6,9 @@ import copy
 from typing import Any
 
 from .codes import MALFORMED, OVER_BOUND
+from ..quoting import pointer_text
 from ..canon import is_digest
-from .shapes import Malformed, at, closed, describe, fail, need_object
+from .shapes import Malformed, at, closed, describe, fail, need_object, shown
 from .sources import BINDING, CATALOG, RESEARCH_BINDING, check_web_profiles, need_profile
 
 BINDING_BYTES = 65536
@@ -58,7 +59,7 @@ def binding_count_refusal(binding: Any) -> tuple[str, str] | None:
     for name, assignment in (sources.items() if isinstance(sources, dict) else []):
         web = assignment.get("webProfiles") if isinstance(assignment, dict) else None
         if isinstance(web, dict) and len(web) > 2:
-            return (OVER_BOUND, f"{at('/sources', name, 'webProfiles')}: {len(web)} web assignments, over 2 (§12)")
+            return (OVER_BOUND, f"{pointer_text(at('/sources', name, 'webProfiles'))}: {len(web)} web assignments, over 2 (§12)")
     return None
 
 
@@ -74,10 +75,10 @@ def _binding_form(binding: Any, document: Any, dialect_digest: str) -> None:
     sources = need_object(doc["sources"], "/sources")
     for name in sources:
         if name not in unbound:
-            raise fail(at("/sources", name), f"{name!r} is not an unbound source of the dialect (§4.4)")
+            raise fail(at("/sources", name), f"{shown(name)} is not an unbound source of the dialect (§4.4)")
     for name, source in unbound.items():
         if name not in sources:
-            raise fail("/sources", f"no assignment for the unbound source {name!r} (§4.4)")
+            raise fail("/sources", f"no assignment for the unbound source {shown(name)} (§4.4)")
         path = at("/sources", name)
         if source.get("kind") == "research":
             assignment = closed(sources[name], path, RESEARCH_BINDING, what="a research assignment")

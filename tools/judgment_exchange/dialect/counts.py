@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from .codes import OVER_BOUND
+from ..quoting import pointer_text
 from .shapes import at, utf8_len
 
 MAX_SOURCES = 16
@@ -31,7 +32,7 @@ Count = tuple[str, str]
 
 
 def _over(path: str, message: str) -> Count:
-    return (OVER_BOUND, f"{path or '/'}: {message}")
+    return (OVER_BOUND, f"{pointer_text(path) or '/'}: {message}")
 
 
 def _dict(value: Any) -> dict:

@@ -12,7 +12,7 @@ from .reads import SourceInfo, check_copy, check_read
 from .root import document_format
 from .rule import RuleTargets
 from .scope import case_parameters, source_parameters
-from .shapes import Malformed, at, closed, fail, need_array
+from .shapes import Malformed, at, closed, fail, need_array, shown
 from .sources import ALL_KINDS, check_kind_members, check_name_and_kind
 from .targets import check_admits, check_targets, check_unmapped
 from .version import version_refusal
@@ -88,7 +88,7 @@ def kind_refusal(document: Any, readable_kinds: frozenset = ALL_KINDS) -> tuple[
     for i, source in enumerate(sources if isinstance(sources, list) else []):
         kind = source.get("kind") if isinstance(source, dict) else None
         if isinstance(kind, str) and kind not in readable_kinds:
-            return (KIND_UNREAD, f"{kind}: the source {source.get('name')!r} at /sources/{i} is of a kind this reader does not read")
+            return (KIND_UNREAD, f"{kind}: the source {shown(source.get('name'))} at /sources/{i} is of a kind this reader does not read")
     return None
 
 

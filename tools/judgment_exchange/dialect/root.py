@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from ..jsonstrict import Number
-from .shapes import describe, fail, need_object, utf8_len
+from ..quoting import member
+from .shapes import describe, fail, need_object, shown, utf8_len
 from .version import SELECTORS, Format, integer_version
 
 _ARTIFACT_VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -29,7 +30,7 @@ def _identity(doc: dict) -> None:
     if not isinstance(version, str):
         raise fail("/version", f"a named format's artifact version is a string of three decimal components, found {describe(version)} (§2.1)")
     if _ARTIFACT_VERSION.fullmatch(version) is None:
-        raise fail("/version", f"{version!r} is not an artifact version: three dot-separated decimal components, no leading zero, no suffix (§2.1)")
+        raise fail("/version", f"{shown(version)} is not an artifact version: three dot-separated decimal components, no leading zero, no suffix (§2.1)")
 
 
 def document_format(document: Any) -> Format:
@@ -38,8 +39,8 @@ def document_format(document: Any) -> Format:
     if "formatVersion" in doc:
         selector = doc["formatVersion"]
         if not isinstance(selector, str) or selector not in SELECTORS:
-            shown = repr(selector) if isinstance(selector, str) else describe(selector)
-            raise fail("/formatVersion", f"unknown format selector {shown}: expected exactly \"2.0.0\" or \"3.0.0\" (§2.1); no format is guessed")
+            found = shown(selector) if isinstance(selector, str) else describe(selector)
+            raise fail("/formatVersion", f"unknown format selector {found}: expected exactly \"2.0.0\" or \"3.0.0\" (§2.1); no format is guessed")
         if isinstance(doc.get("version"), Number):
             raise fail("/version", "an integer version beside formatVersion: a named document's version is its artifact version, a string (§2.1)")
         if "id" not in doc:
@@ -56,7 +57,7 @@ def document_format(document: Any) -> Format:
             if "version" not in doc:
                 raise fail("", "missing the required member 'version' (§2) and no formatVersion (§2.1)")
             if isinstance(version, str):
-                raise fail("/version", f"a string version {version!r} without formatVersion: the integer formats are 2 and 3, the named ones need formatVersion and id (§2, §2.1)")
+                raise fail("/version", f"a string version {shown(version)} without formatVersion: the integer formats are 2 and 3, the named ones need formatVersion and id (§2, §2.1)")
             raise fail("/version", f"expected the integer 2 or 3, found {describe(version)} (§2: version 1 is no dialect; no other version is defined)")
         if "id" in doc:
             raise fail("/id", "an integer-format document MUST NOT carry id (§2.1)")
@@ -66,7 +67,7 @@ def document_format(document: Any) -> Format:
         if name in LEGACY and fmt.one_spelling:
             raise fail(f"/{name}", f"{name} is a member of version 2 alone; {fmt.label} carries none of provider, facts and evidence (§2, §2.1)")
         if name not in allowed:
-            raise fail(f"/{name}", f"unknown root member {name!r} of a {fmt.label} document (§2; objects are closed)")
+            raise fail(f"/{name}", f"unknown root member {member(name)} of a {fmt.label} document (§2; objects are closed)")
     if fmt.family == 2 and not fmt.named:
         _legacy(doc)
     return fmt

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .shapes import PARAMETER_TYPES, at, closed, describe, fail, need_array, need_fact_target, need_object, need_one_of, need_pointer, need_string
+from .shapes import PARAMETER_TYPES, at, closed, describe, fail, need_array, need_fact_target, need_object, need_one_of, need_pointer, need_string, shown
 
 AVAILABILITY = ("present", "absent", "unknown")
 STATUSES = ("resolved", "absent", "unknown")
@@ -40,8 +40,8 @@ def _condition(value: Any, path: str, declared: dict, check: PointerCheck | None
         obj = need_object(item, where, "a condition (an object)")
         op = obj.get("op")
         if not isinstance(op, str) or op not in OPS:
-            shown = repr(op) if isinstance(op, str) else describe(op)
-            raise fail(at(where, "op"), f"unknown op {shown}; the ops are {', '.join(OPS)} (§6.3)")
+            found = shown(op) if isinstance(op, str) else describe(op)
+            raise fail(at(where, "op"), f"unknown op {found}; the ops are {', '.join(OPS)} (§6.3)")
         if op == "always":
             closed(obj, where, ("op",), what="an always condition")
         elif op in ("all", "any"):
@@ -60,7 +60,7 @@ def _condition(value: Any, path: str, declared: dict, check: PointerCheck | None
                 if member in obj:
                     name = need_string(obj[member], at(where, member))
                     if name not in declared:
-                        raise fail(at(where, member), f"{name!r} is not a parameter the rule declares (§6.3)")
+                        raise fail(at(where, member), f"{shown(name)} is not a parameter the rule declares (§6.3)")
 
 
 def _claim(value: Any, path: str, targets: RuleTargets, check: PointerCheck | None) -> None:
@@ -71,7 +71,7 @@ def _claim(value: Any, path: str, targets: RuleTargets, check: PointerCheck | No
         entry = closed(entry, where, ("pointer", "from"), what="a claim form's fact")
         tokens = need_fact_target(entry["pointer"], at(where, "pointer"))
         if entry["pointer"] in seen:
-            raise fail(at(where, "pointer"), f"the fact target {entry['pointer']!r} is written twice by one claim form (§8.1)")
+            raise fail(at(where, "pointer"), f"the fact target {shown(entry['pointer'])} is written twice by one claim form (§8.1)")
         seen.add(entry["pointer"])
         targets.facts.setdefault(entry["pointer"], tokens)
         from_tokens = need_pointer(entry["from"], at(where, "from"))
@@ -91,15 +91,15 @@ def check_rule(value: Any, path: str, scope: dict, check: PointerCheck | None = 
     """A derivation rule, version 1, over a source's scope (§6.3); returns the targets it names (§8)."""
     rule = closed(value, path, ("ruleVersion", "parameters", "clauses"), what="a derivation rule")
     if rule["ruleVersion"] != "1":
-        raise fail(at(path, "ruleVersion"), f"expected the string \"1\", found {describe(rule['ruleVersion']) if not isinstance(rule['ruleVersion'], str) else repr(rule['ruleVersion'])} (§6.3)")
+        raise fail(at(path, "ruleVersion"), f"expected the string \"1\", found {describe(rule['ruleVersion']) if not isinstance(rule['ruleVersion'], str) else shown(rule['ruleVersion'])} (§6.3)")
     declared = need_object(rule["parameters"], at(path, "parameters"))
     for name, kind in declared.items():
         where = at(path, "parameters", name)
         need_one_of(kind, where, PARAMETER_TYPES)
         if name not in scope:
-            raise fail(where, f"the rule declares {name!r}, which is not in the source's scope (§3, §6.3)")
+            raise fail(where, f"the rule declares {shown(name)}, which is not in the source's scope (§3, §6.3)")
         if scope[name] != kind:
-            raise fail(where, f"the rule declares {name!r} as {kind}; in the scope it is {scope[name]} (§6.3)")
+            raise fail(where, f"the rule declares {shown(name)} as {kind}; in the scope it is {scope[name]} (§6.3)")
     clauses = need_array(rule["clauses"], at(path, "clauses"))
     if not clauses:
         raise fail(at(path, "clauses"), "a rule has one to 64 clauses, found none (§6.3)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from .shapes import PARAMETER_TYPES, at, closed, fail, need_object, need_one_of, need_pointer, need_string
+from .shapes import PARAMETER_TYPES, at, closed, fail, need_object, need_one_of, need_pointer, need_string, shown
 from .version import Format
 
 
@@ -47,15 +47,15 @@ def source_parameters(source: dict, path: str, fmt: Format, case_params: dict, e
         where = at(params_path, name)
         _name(name, where)
         if name in case_params:
-            raise fail(where, f"a source parameter cannot have the name of a case parameter, {name!r} (§3)")
+            raise fail(where, f"a source parameter cannot have the name of a case parameter, {shown(name)} (§3)")
         decl = closed(decl, where, ("from", "pointer", "type"), what="a source parameter")
         origin = need_string(decl["from"], at(where, "from"))
         if origin not in earlier:
             if origin == source.get("name"):
-                raise fail(at(where, "from"), f"{origin!r} names the source that declares the parameter; from names an earlier source (§3)")
-            raise fail(at(where, "from"), f"{origin!r} names no source earlier in sources (§3)")
+                raise fail(at(where, "from"), f"{shown(origin)} names the source that declares the parameter; from names an earlier source (§3)")
+            raise fail(at(where, "from"), f"{shown(origin)} names no source earlier in sources (§3)")
         need_pointer(decl["pointer"], at(where, "pointer"))
         if decl["pointer"] not in earlier[origin]:
-            raise fail(at(where, "pointer"), f"{decl['pointer']!r} is not a fact target of the source {origin!r} (§3, §8)")
+            raise fail(at(where, "pointer"), f"{shown(decl['pointer'])} is not a fact target of the source {shown(origin)} (§3, §8)")
         out[name] = need_one_of(decl["type"], at(where, "type"), PARAMETER_TYPES)
     return out

@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 from ..jsonstrict import Number, integer
 from ..pointers import tokens
+from ..quoting import described, member, pointer_text
 
 PARAMETER_TYPES = ("string", "integer", "timestamp")
 CLASSES = ("asserted", "record", "generated")
@@ -20,8 +21,15 @@ class Malformed(Exception):
 
 
 def fail(path: str, message: str) -> Malformed:
-    """A Malformed naming the JSON pointer of the member and what was expected."""
-    return Malformed(f"{path or '/'}: {message}")
+    """A Malformed naming the JSON pointer of the member and what was expected; a token of the pointer
+    that is a name the author chose is described by its length (quoting.pointer_text, issue #11)."""
+    return Malformed(f"{pointer_text(path) or '/'}: {message}")
+
+
+def shown(value: Any) -> str:
+    """An author's value in a detail: never the text, only its length (the dialect gives source, field,
+    parameter and requirement names and pointers no grammar a secret could not pass; issue #11 item 3)."""
+    return described(value, "a string") if isinstance(value, str) else describe(value)
 
 
 def describe(value: Any) -> str:
@@ -105,8 +113,8 @@ def need_integer(value: Any, path: str, low: int, high: int) -> int:
 def need_one_of(value: Any, path: str, allowed: Iterable[str]) -> str:
     allowed = tuple(allowed)
     if not isinstance(value, str) or value not in allowed:
-        shown = describe(value) if not isinstance(value, str) else repr(value)
-        raise fail(path, f"expected one of {', '.join(allowed)}, found {shown}")
+        found = describe(value) if not isinstance(value, str) else shown(value)
+        raise fail(path, f"expected one of {', '.join(allowed)}, found {found}")
     return value
 
 
@@ -118,7 +126,7 @@ def closed(value: Any, path: str, required: Iterable[str], optional: Iterable[st
     for name in obj:
         if name not in allowed:
             label = f"{what} " if what else ""
-            raise fail(at(path, name), f"unknown member {name!r} of {label or 'this object '}(objects are closed, names match exactly)")
+            raise fail(at(path, name), f"unknown member {member(name)} of {label or 'this object '}(objects are closed, names match exactly)")
     for name in required:
         if name not in obj:
             raise fail(path, f"missing the required member {name!r}{' of ' + what if what else ''}")

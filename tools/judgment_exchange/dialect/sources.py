@@ -16,6 +16,7 @@ from .shapes import (
     need_object,
     need_one_of,
     need_string,
+    shown,
 )
 from .templates import Scope, check_form, check_object_template, check_string_template, check_template, is_template_form
 
@@ -53,7 +54,7 @@ def _calculation(value: Any, path: str, scope: Scope) -> None:
         if parameter == "runAt":
             raise fail(where, "a calculation input is bound to a parameter of the scope, never runAt (§7)")
         if parameter not in scope:
-            raise fail(where, f"{parameter!r} is not a parameter in the source's scope (§7)")
+            raise fail(where, f"{shown(parameter)} is not a parameter in the source's scope (§7)")
     for name, limit in need_object(calc["tables"], at(path, "tables")).items():
         need_integer(limit, at(path, "tables", name), 1, MAX_TABLE_AGE)
 
@@ -124,7 +125,7 @@ def _http(source: dict, path: str, scope: Scope) -> None:
         for i, header in enumerate(need_array(source["headers"], at(path, "headers"))):
             need_string(header, at(path, "headers", i), non_empty=True)
             if header in seen:
-                raise fail(at(path, "headers", i), f"the header {header!r} is named twice (§4.3)")
+                raise fail(at(path, "headers", i), f"the header {shown(header)} is named twice (§4.3)")
             seen.add(header)
 
 
@@ -141,7 +142,7 @@ def _sql(source: dict, path: str, scope: Scope) -> None:
         binding = closed(binding, where, ("name", "type", "value"), what="a sql binding")
         name = need_string(binding["name"], at(where, "name"), non_empty=True)
         if name in seen:
-            raise fail(at(where, "name"), f"the binding name {name!r} is given twice (§4.3)")
+            raise fail(at(where, "name"), f"the binding name {shown(name)} is given twice (§4.3)")
         seen.add(name)
         kind = need_one_of(binding["type"], at(where, "type"), PARAMETER_TYPES)
         value = binding["value"]
@@ -195,7 +196,7 @@ def _research(source: dict, path: str, scope: Scope) -> tuple:
         if name == "case":
             raise fail(at(where, "name"), "a field name has a source name's form: not 'case' (§4.3)")
         if name in names:
-            raise fail(at(where, "name"), f"the field name {name!r} is declared twice (§4.3)")
+            raise fail(at(where, "name"), f"the field name {shown(name)} is declared twice (§4.3)")
         names.append(name)
         need_one_of(declaration["type"], at(where, "type"), FIELD_TYPES)
         if declaration["required"] is not True and declaration["required"] is not False:
@@ -220,7 +221,7 @@ def check_web_profiles(value: Any, path: str, capabilities: list) -> None:
     requested = [c for c in capabilities if c != "answer"]
     for capability in web:
         if capability not in requested:
-            raise fail(at(path, capability), f"an assignment for {capability!r}, which the source does not request (§4.4)")
+            raise fail(at(path, capability), f"an assignment for {shown(capability)}, which the source does not request (§4.4)")
     for capability in requested:
         if capability not in web:
             raise fail(path, f"no assignment for the requested capability {capability!r} (§4.4)")
@@ -256,7 +257,7 @@ def check_name_and_kind(source: Any, path: str, family: int, seen: set) -> tuple
     if name == "case":
         raise fail(at(path, "name"), "a source may not be named 'case', the case's name (§3, §4)")
     if name in seen:
-        raise fail(at(path, "name"), f"the source name {name!r} is given twice (§4)")
+        raise fail(at(path, "name"), f"the source name {shown(name)} is given twice (§4)")
     kind = source["kind"]
     if family == 2 and kind in KINDS_3 and kind not in KINDS_2:
         raise fail(at(path, "kind"), f"{kind} is a kind of version 3; a family-2 document (version 2 or 2.0.0) names none (§4, §2.1)")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .rule import RuleTargets
-from .shapes import CLASSES, at, fail, need_array, need_fact_target, need_object, need_one_of, need_string
+from ..quoting import member as member_name
+from .shapes import CLASSES, at, fail, need_array, need_fact_target, need_object, need_one_of, need_string, shown
 from .version import Format
 
 
@@ -16,19 +17,19 @@ def check_targets(written: list[tuple[str, RuleTargets]]) -> None:
         for text, tokens in targets.facts.items():
             key = tuple(tokens)
             if key in owners:
-                raise fail("", f"the fact target {text!r} of {owner!r} equals one of {owners[key][0]!r} (§8.1)")
+                raise fail("", f"the fact target {shown(text)} of {shown(owner)} equals one of {shown(owners[key][0])} (§8.1)")
             owners[key] = (owner, text)
     for key, (owner, text) in owners.items():
         for cut in range(len(key)):
             prefix = key[:cut]
             if prefix in owners:
                 other, other_text = owners[prefix]
-                raise fail("", f"the fact target {other_text!r} of {other!r} is a prefix by whole tokens of {text!r} of {owner!r} (§8.1)")
+                raise fail("", f"the fact target {shown(other_text)} of {shown(other)} is a prefix by whole tokens of {shown(text)} of {shown(owner)} (§8.1)")
     requirements: dict = {}
     for owner, targets in written:
         for requirement in targets.evidence:
             if requirement in requirements:
-                raise fail("", f"the requirement {requirement!r} is an evidence target of both {requirements[requirement]!r} and {owner!r} (§8.1)")
+                raise fail("", f"the requirement {shown(requirement)} is an evidence target of both {shown(requirements[requirement])} and {shown(owner)} (§8.1)")
             requirements[requirement] = owner
 
 
@@ -37,7 +38,7 @@ def check_admits(value: Any, fmt: Format, written: list[tuple[str, RuleTargets]]
     admits = need_object(value, "/admits")
     for name in admits:
         if name not in ("facts", "evidence"):
-            raise fail(at("/admits", name), f"unknown member {name!r} of admits (§8.2)")
+            raise fail(at("/admits", name), f"unknown member {member_name(name)} of admits (§8.2)")
     facts = {text for _, t in written for text in t.facts}
     evidence = {r for _, t in written for r in t.evidence}
     for member, known, what in (("facts", facts, "fact target"), ("evidence", evidence, "requirement")):
@@ -49,7 +50,7 @@ def check_admits(value: Any, fmt: Format, written: list[tuple[str, RuleTargets]]
         for target, classes in table.items():
             where = at("/admits", member, target)
             if target not in known:
-                raise fail(where, f"admits names the {what} {target!r}, which no source writes (§8.2)")
+                raise fail(where, f"admits names the {what} {shown(target)}, which no source writes (§8.2)")
             classes = need_array(classes, where)
             if not 1 <= len(classes) <= len(CLASSES):
                 raise fail(where, f"a list of one to three classes, found {len(classes)} (§8.2)")
@@ -75,5 +76,5 @@ def check_unmapped(doc: dict, fmt: Format) -> None:
             else:
                 need_string(item, where, non_empty=True)
             if item in seen:
-                raise fail(where, f"{item!r} is listed twice")
+                raise fail(where, f"{shown(item)} is listed twice")
             seen.add(item)

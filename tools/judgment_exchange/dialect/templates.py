@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shapes import at, describe, fail
+from .shapes import at, describe, fail, shown
 
 Scope = dict  # parameter name -> type ("string", "integer", "timestamp"), runAt included
 
@@ -31,14 +31,14 @@ def _named(name: str, scope: Scope, path: str) -> str:
     if name == "runAt":
         raise fail(path, "a template names runAt, which no request can carry (§3, §4.1)")
     if name not in scope:
-        raise fail(path, f"the parameter {name!r} is not in the source's scope (§3, §4.1)")
+        raise fail(path, f"the parameter {shown(name)} is not in the source's scope (§3, §4.1)")
     return scope[name]
 
 
 def check_form(value: dict, scope: Scope, path: str) -> str:
     """A template form: exactly {"$param": N} or {"$text": T}; returns "$param" or "$text"."""
     if len(value) != 1 or not ("$param" in value or "$text" in value):
-        names = ", ".join(sorted(repr(n) for n in value))
+        names = ", ".join(shown(n) for n in value)
         raise fail(path, f"an object with a member name beginning with $ must be exactly {{\"$param\": N}} or {{\"$text\": T}}, found members {names} (§4.1)")
     (form, operand), = value.items()
     if not isinstance(operand, str):
@@ -49,7 +49,7 @@ def check_form(value: dict, scope: Scope, path: str) -> str:
         for name in placeholders(operand, at(path, "$text")):
             kind = _named(name, scope, at(path, "$text"))
             if kind != "integer":
-                raise fail(at(path, "$text"), f"the placeholder {{{{{name}}}}} names a parameter of type {kind}; a placeholder names an integer parameter (§4.1)")
+                raise fail(at(path, "$text"), f"the placeholder {shown(name)} names a parameter of type {kind}; a placeholder names an integer parameter (§4.1)")
     return form
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..refusal import Refusal
-from ..tree import TreeError
-from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_TAG_INVALID
+from ..tree import ReleaseTree, TooLarge, TreeError
+from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
+from .ledger import LEDGER, LEDGER_MAX_BYTES
+from .mainline import find_main, first_parent_chain, hold_ledger
 from .identity import history_artifact_refusals
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
 from ..tree import ObjectStore
@@ -24,6 +26,10 @@ def _open(repo_path: str):
         raise TagListingError(f"{repo_path} is not a git repository ({exc.__class__.__name__})") from exc
 
 
+TIP = object()
+"""`ledger=TIP`: the checked tree's releases.json is main's own (a direct call on a repository)."""
+
+
 def check_history(
     repo_path: str,
     current: Sequence[CurrentEntry],
@@ -31,14 +37,20 @@ def check_history(
     release_tag: str | None = None,
     base: str | None = None,
     max_releases: int | None = None,
+    ledger: bytes | None | object = TIP,
+    anchor: str | None = None,
+    base_ledger: tuple[bytes | None] | None = None,
+    manifest: bytes | None = None,
 ) -> HistoryResult:
     """Hold the candidate release's upgrade keys and artifact pairs to every previous release (§§3, 7).
 
-    With `release_tag`, the previous releases are the releases lower in tag order; otherwise (a pull
-    request with `base`, or a plain push) every existing release is (O11). `base` selects nothing
-    here: it only marks a pull request. `max_releases` is a consumer's maxHistoryReleases (§7): more
-    previous releases than that is artifact-history-invalid. The within-release identity check is
-    `artifact_refusals`, which the gate calls separately.
+    The previous releases are the release ledger's rows (releases.json, `ledger`: the checked tree's
+    bytes, None when it has none), each at the commit on main's first-parent history that added it,
+    corroborated by the tags (mainline.hold_ledger); a catalog with no ledger anywhere reads main's
+    tags alone. With `release_tag`, only releases lower in tag order are previous (O11 otherwise).
+    `anchor` is the commit a check of one commit reads (its own first-parent history is "main");
+    `base_ledger` is a pull request's base ledger, which the change may not alter. `max_releases`
+    is a consumer's maxHistoryReleases (§7). The within-release identity check is `artifact_refusals`.
     """
     del base
     if release_tag is not None and release_key(release_tag) is None:
@@ -46,6 +58,7 @@ def check_history(
             CHECKED, [Refusal(RELEASE_TAG_INVALID, None, f"{release_tag!r} is not a tag in §3's release-tag grammar")]
         )
     repo = None
+    refusals: list[Refusal] = []
     try:
         repo = _open(repo_path)
         store = ObjectStore(repo)
@@ -54,28 +67,64 @@ def check_history(
         if release_tag in tags.not_commits:
             detail = f"{release_tag} resolves to a {tags.not_commits[release_tag]}, not a commit"
             return HistoryResult(CHECKED, [Refusal(RELEASE_TAG_INVALID, None, detail)], notes=notes)
-        previous = previous_releases(tags.releases, release_tag)
+        if anchor is not None:
+            tip, tip_name = anchor, f"the checked commit {anchor[:12]}"
+        else:
+            tip, tip_name = find_main(repo, store)
+            tip_name = {"refs/heads/main": "main", "refs/remotes/origin/main": "origin/main"}.get(tip_name, "HEAD")
+        if ledger is TIP:
+            blob = ReleaseTree(store, tip, tip_name).blob_id(LEDGER) if tip is not None else None
+            ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)
+        held = hold_ledger(store, tags, ledger, tip=tip, tip_name=tip_name, release_tag=release_tag,
+                           base_ledger=base_ledger, manifest=manifest)
+        if held is None:
+            releases, refusals, more = _tags_on_main(store, tags, tip, tip_name, release_tag)
+            notes = notes + more
+            previous = previous_releases(releases, release_tag)
+        else:
+            refusals, notes, previous = held.refusals, notes + held.notes, held.previous
         if max_releases is not None and len(previous) > max_releases:
             return HistoryResult(
                 CHECKED,
-                [_invalid(f"{len(previous)} previous releases, over the stated limit of {max_releases}")],
+                refusals + [_invalid(f"{len(previous)} previous releases, over the stated limit of {max_releases}")],
                 [r.tag for r in previous],
                 notes,
             )
         history = read_history(store, previous)
     except TagListingError as exc:
-        return HistoryResult(CHECKED, [_invalid(str(exc))])
+        return HistoryResult(CHECKED, refusals + [_invalid(str(exc))])
+    except TooLarge as exc:
+        return HistoryResult(CHECKED, refusals + [_invalid(f"the object database cannot be read: {exc}")])
     except TreeError as exc:
-        return HistoryResult(CHECKED, [_invalid(f"the object database cannot be read: {exc}")])
+        return HistoryResult(CHECKED, refusals + [_invalid(f"the object database cannot be read (a clone missing "
+                                                           f"objects or history: git fetch --unshallow --tags): {exc}")])
     finally:
         if repo is not None:
             repo.close()
-    refusals = list(history.refusals)
+    refusals = list(refusals) + list(history.refusals)
     refusals += history_artifact_refusals(current, history.rows)
     if history.manifests_read:
         refusals += upgrade_refusals(current, history.rows, len(previous))
     status = CHECKED if previous else NO_RELEASES
     return HistoryResult(status, refusals, [r.tag for r in previous], notes)
+
+
+def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None):
+    """A catalog without a ledger: its releases are the tags on main's first-parent history (item 2);
+    a release commit holding releases.json means the ledger was removed (release-ledger-missing)."""
+    on_main = set(first_parent_chain(store, tip))
+    made = release_key(release_tag) if release_tag else None
+    releases, refusals, notes = [], [], []
+    for release in tags.releases:
+        if release.commit in on_main:
+            releases.append(release)
+            if ReleaseTree(store, release.commit, release.tag).blob_id(LEDGER) is not None:
+                refusals.append(Refusal(RELEASE_LEDGER_MISSING, LEDGER, f"releases.json is missing, but release "
+                                        f"{release.tag}'s commit holds one: the ledger was removed"))
+        elif made is None or release.version <= made:
+            notes.append(f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: "
+                         "it is not a release of main and is ignored")
+    return releases, refusals[:1], notes
 
 
 def _invalid(detail: str) -> Refusal:

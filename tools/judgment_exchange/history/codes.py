@@ -1,20 +1,84 @@
-"""Refusal codes of the release-history check, each with the section that defines it."""
+"""Refusal codes of the release-history check: section, meaning, fix and fixing command."""
+
+from ..coderecord import Code
 
 ARTIFACT_HISTORY_INVALID = "artifact-history-invalid"
 ARTIFACT_CONTENT_CHANGED = "artifact-content-changed"
 UPGRADE_KEY_UNKNOWN = "upgrade-key-unknown"
 RELEASE_TAG_INVALID = "release-tag-invalid"  # defined in catalog/codes.py (RFC 0019 §7), shared here
+RELEASE_LEDGER_INVALID = "release-ledger-invalid"
+RELEASE_LEDGER_CHANGED = "release-ledger-changed"
+RELEASE_LEDGER_MISSING = "release-ledger-missing"
+RELEASE_ROW_MISMATCH = "release-row-mismatch"
+RELEASE_TAG_MISSING = "release-tag-missing"
+RELEASE_TAG_MISMATCH = "release-tag-mismatch"
+RELEASE_TAG_UNRECORDED = "release-tag-unrecorded"
 
-CODES: dict[str, str] = {
-    ARTIFACT_HISTORY_INVALID: (
+_LEDGER = "docs/releasing.md 'The release ledger' (issue #10 item 1)"
+
+RECORDS: dict[str, Code] = {
+    ARTIFACT_HISTORY_INVALID: Code(
         "RFC 0019 §§3, 4, 7: the tag listing cannot be read, or a previous release's manifest or a pinned "
-        "entry is missing, malformed, over its bound or fails its entryDigest"
+        "entry is missing, malformed, over its bound or fails its entryDigest",
+        "A previous release cannot be read whole: its tags, its manifest or an entry it pins.",
+        "Fetch every release tag (git fetch --tags); a damaged release is for the maintainers to repair.",
     ),
-    ARTIFACT_CONTENT_CHANGED: (
+    ARTIFACT_CONTENT_CHANGED: Code(
         "RFC 0019 §§3, 7: one (artifact.id, artifact.version) declared with two canonical dialect.digest "
-        "values, within the release or against any previous release (withdrawn entries included)"
+        "values, within the release or against any previous release (withdrawn entries included)",
+        "One artifact id and version names two different dialect documents.",
+        "Give the changed dialect document a new artifact version; a published version never changes.",
     ),
-    UPGRADE_KEY_UNKNOWN: (
-        "RFC 0019 §3: an upgrade key that is not the entryDigest of this entry's row in a previous release"
+    UPGRADE_KEY_UNKNOWN: Code(
+        "RFC 0019 §3: an upgrade key that is not the entryDigest of this entry's row in a previous release",
+        "An upgrade key is not this entry's entryDigest in any previous release.",
+        "Key each upgrade by an entryDigest of this entry in an earlier release (the detail lists them).",
+    ),
+    RELEASE_LEDGER_INVALID: Code(
+        f"{_LEDGER}: releases.json is a JSON array of closed rows {{tag, manifestDigest, commit, previous, date}} "
+        "in increasing tag order, within 1 MiB",
+        "releases.json (the release ledger) is not in its form, or its rows are not in increasing tag order.",
+        "Restore releases.json from main (git checkout origin/main -- releases.json); only `exchange release` "
+        "writes it.",
+    ),
+    RELEASE_LEDGER_CHANGED: Code(
+        f"{_LEDGER}: the ledger is append-only; a pull request does not change it",
+        "A ledger row was changed or removed on main's history, or this tree's releases.json is not main's.",
+        "Restore releases.json from main (git checkout origin/main -- releases.json) and merge main; a release "
+        "row is added only by `exchange release` on main.",
+    ),
+    RELEASE_LEDGER_MISSING: Code(
+        f"{_LEDGER}: a catalog whose releases kept a ledger keeps it",
+        "releases.json is missing, but a release's commit holds one: the ledger was removed.",
+        "Restore releases.json from main's history (git checkout <last release tag> -- releases.json).",
+    ),
+    RELEASE_ROW_MISMATCH: Code(
+        f"{_LEDGER}: a row's manifestDigest, commit and previous against the commit that added it",
+        "A ledger row does not match its release commit: the manifest, the checked commit, the previous "
+        "release, or a release commit that changes more than the ledger.",
+        "A release commit is never rewritten: restore main and the tag from a clone that has the original "
+        "(docs/releasing.md).",
+    ),
+    RELEASE_TAG_MISSING: Code(
+        f"{_LEDGER}: every ledger row's tag exists",
+        "A release the ledger records has no tag here: the tag was deleted, or this clone lacks the tags.",
+        "Fetch the tags (git fetch --tags origin); a deleted release tag is restored on the commit the ledger "
+        "records, never elsewhere.",
+    ),
+    RELEASE_TAG_MISMATCH: Code(
+        f"{_LEDGER}: a release tag names the commit that added its ledger row",
+        "A release tag names another commit than the one that added its ledger row: it was moved or re-created.",
+        "Put the tag back on the commit the detail names (git tag -f vX.Y.Z <commit>); a release is never "
+        "moved.",
+    ),
+    RELEASE_TAG_UNRECORDED: Code(
+        f"{_LEDGER}: a release tag on main's first-parent history has a ledger row",
+        "A tag in the release grammar on main has no ledger row: it was made without `exchange release`.",
+        "Delete the tag (git push --delete origin vX.Y.Z; git tag -d vX.Y.Z) and release with "
+        "`exchange release` under the next number.",
+        "exchange release TAG",
     ),
 }
+
+CODES: dict[str, str] = {code: record.section for code, record in RECORDS.items()}
+"""Each code's section (the table's first field), for callers that need only that."""

@@ -19,6 +19,7 @@ from ..catalog.grammar import ENTRY_ID
 from ..catalog.manifest import MAX_ROWS as MANIFEST_MAX_ROWS
 from ..catalog.manifest import ROW_MEMBERS
 from ..catalog.reference import NAMED, artifact_problem
+from ..quoting import member as member_name
 from .model import Pair
 
 _ROW_REQUIRED = ("id", "path", "entryDigest", "fixtures")
@@ -78,7 +79,8 @@ def _row(index: int, item: Any) -> Row:
         raise HistoricalFormError(f"{where} is not an object")
     stray = sorted(set(item) - set(ROW_MEMBERS))
     if stray:
-        raise HistoricalFormError(f"{where} has members outside the row form: {', '.join(stray)}")
+        # the names are the author's: shown only when they are our schema's (issue #11 item 3)
+        raise HistoricalFormError(f"{where} has members outside the row form: {', '.join(map(member_name, stray))}")
     missing = [m for m in _ROW_REQUIRED if m not in item]
     if missing:
         raise HistoricalFormError(f"{where} lacks {', '.join(missing)}")

@@ -13,7 +13,7 @@ from .model import CurrentEntry, HistoricalRow, Pair
 def _named(entries: Sequence[CurrentEntry]) -> list[CurrentEntry]:
     return sorted(
         (e for e in entries if e.artifact is not None and e.dialect_digest is not None),
-        key=lambda e: e.id.encode("utf-8"),
+        key=lambda e: e.id.encode("utf-8", "surrogateescape"),  # an id from a path that is not UTF-8
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+from ..canon import is_digest
 from ..refusal import Refusal
 from .codes import UPGRADE_KEY_UNKNOWN
 from .model import CurrentEntry, HistoricalRow
@@ -17,12 +18,15 @@ def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalR
     """
     released: dict[tuple[str, str], list[str]] = defaultdict(list)
     holders: dict[str, set[str]] = defaultdict(set)
+    own: dict[str, dict[str, list[str]]] = defaultdict(dict)
     for row in rows:
         released[(row.id, row.entry_digest)].append(row.release)
         holders[row.entry_digest].add(row.id)
+        if is_digest(row.entry_digest):
+            own[row.id].setdefault(row.entry_digest, []).append(row.release)
     refusals = []
     for entry in sorted(current, key=lambda e: e.id.encode("utf-8")):
-        for key in entry.upgrade_keys:
+        for number, key in enumerate(entry.upgrade_keys, 1):
             if (entry.id, key) in released:
                 continue
             if releases == 0:
@@ -31,7 +35,18 @@ def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalR
                 why = f"it is the entryDigest of {', '.join(sorted(holders[key]))}'s row, not of this entry's"
             else:
                 why = "it is not the entryDigest of this entry's row in any previous release"
-            refusals.append(
-                Refusal(UPGRADE_KEY_UNKNOWN, f"{entry.path}/entry.json", f"upgrade key {key}: {why}", entry.id)
-            )
+            shown = key if is_digest(key) else f"#{number} (not a digest)"
+            pointer = "/upgrade/" + key.replace("~", "~0").replace("/", "~1")
+            refusals.append(Refusal(UPGRADE_KEY_UNKNOWN, f"{entry.path}/entry.json",
+                                    f"upgrade key {shown}: {why}; {valid_keys(own.get(entry.id, {}))}", entry.id,
+                                    pointer=pointer))
     return refusals
+
+
+def valid_keys(digests: dict[str, list[str]]) -> str:
+    """The keys that would be valid: this entry's entryDigests in earlier releases, with the releases
+    that pin each (digests and tags, both of a checked grammar), or a sentence saying there are none."""
+    if not digests:
+        return "no earlier release holds this entry, so no key is valid (remove upgrade)"
+    listed = "; ".join(f"{d} ({', '.join(tags)})" for d, tags in digests.items())
+    return f"the valid keys are this entry's earlier entryDigests: {listed}"

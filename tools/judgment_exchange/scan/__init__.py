@@ -1,77 +1,206 @@
 """Scans of every file of an entry (RFC 0019 §§4, 6, 7): credentials, tokens, keys, local paths, code, README links.
 
-`scan_entry` reads every file under an entry's directory through a `Tree` and returns refusals,
-never raising on what a file holds. A report names the file, the line and the shape, never the
-value. The scan's silence establishes nothing: credentials and personal data in every file remain
-a maintainer's to refuse before merge (RFC 0019 §§3, 4).
+`scan_entry` reads every file under an entry's directory through a `Tree`, each within the bound its
+name has (`file_bound`), scans the name of every directory and file of the entry and the entry's own
+path, and returns refusals, never raising on what a file holds. `scan_manifest` scans the
+repository's manifest.json. A report names the file, the line and the shape, never the value; a
+name that holds a shape is described by its position and length, and a refusal below it names the
+nearest directory whose name is clean. The scan's silence establishes nothing: credentials and
+personal data in every file remain a maintainer's to refuse before merge (RFC 0019 §§3, 4).
 """
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 from ..refusal import Refusal
 from ..tree import DIR, FILE, TooLarge, Tree, TreeError
 from .codes import CODES
-from .file_scan import scan_text
+from .file_scan import INCOMPLETE, scan_names, scan_text
 from .files import is_binary, is_script, name_says_code
 from .shapes import SHAPES
 
-__all__ = ["scan_entry", "scan_file", "CODES", "SHAPES", "FILE_LIMIT", "MAX_PER_FILE"]
+__all__ = [
+    "scan_entry", "scan_file", "scan_manifest", "file_bound", "CODES", "SHAPES", "FILE_LIMIT", "BOUNDS",
+    "OTHER_FILE_BOUND", "ENTRY_BUDGET", "MANIFEST", "MANIFEST_BOUND", "MAX_PER_FILE",
+]
 
-FILE_LIMIT = 16 * 1024 * 1024
-"""The per-file read bound: the largest a fixture directory may be (RFC 0019 §3)."""
+KIB = 1024
+MIB = 1024 * KIB
+
+BOUNDS: tuple[tuple[str, int], ...] = (
+    ("entry.json", 64 * KIB),
+    ("README.md", 64 * KIB),
+    ("dialect.json", 131_072),
+    ("output.json", 131_072),
+    ("fixtures/*/profiles.json", 65_536),
+    ("fixtures/*/binding.json", 65_536),
+    ("fixtures/*/case.json", 2_097_152),
+    ("fixtures/*/sources.json", 2_097_152),
+    ("fixtures/*/preparation.json", 8_388_608),
+)
+"""Each file the format names (path relative to the entry) and the most of it the scan reads: RFC 0019 §3
+(entry.json and README.md 64 KiB; dialect.json 131,072) and dialect §12 (the profiles and a binding
+document 65,536 each; the dialect, the case and the acquisitions together 2,097,152, so neither case.json
+nor sources.json alone is more; the preparation 8,388,608). output.json has dialect.json's bound."""
+
+OTHER_FILE_BOUND = 64 * KIB
+"""Any other file (one the format does not name, refused by the directory check as well): §3's smallest
+file bound. Such a file is scanned up to it, since a stray file is where a credential is likeliest, and
+refused unread over it."""
+
+FILE_LIMIT = max(bound for _, bound in BOUNDS)
+"""The largest file the scan reads (the preparation's bound)."""
+
+ENTRY_BUDGET = 64 * MIB
+"""The most the scan reads of one entry, summed over its files (four fixture directories at §3's 16 MiB);
+the files past it are refused as scan-incomplete, never passed."""
+
+MANIFEST = "manifest.json"
+MANIFEST_BOUND = MIB
+"""manifest.json is at most 1 MiB (RFC 0019 §3, manifest form)."""
 
 MAX_PER_FILE = 50
 """Findings shown for one file; more are summarised by scan-findings-truncated."""
 
 
+def file_bound(relpath: str) -> int:
+    """The scan's read bound for a file at `relpath` inside the entry (BOUNDS, else OTHER_FILE_BOUND)."""
+    depth = relpath.count("/")
+    for pattern, bound in BOUNDS:
+        if pattern.count("/") == depth and fnmatchcase(relpath, pattern):
+            return bound
+    return OTHER_FILE_BOUND
+
+
 def scan_entry(tree: Tree, entry_path: str, entry_id: str | None = None) -> list[Refusal]:
-    """Every file under `entry_path`: credentials, tokens, keys, local paths, code, README links (RFC 0019 §4)."""
+    """Every file and every name under `entry_path`, and the entry's own path (RFC 0019 §4)."""
     root = entry_path.strip("/")
-    refusals: list[Refusal] = []
+    own = [(p, DIR) for p in _own_names(root)]
     try:
-        files = _walk(tree, root)
-    except TreeError as exc:
-        return [_refusal("scan-file-unreadable", root, f"the entry's directory could not be listed ({exc})", entry_id)]
-    for path, node_executable in files:
-        refusals.extend(scan_file(tree, root, path, node_executable, entry_id))
-    return refusals
+        files, others = _walk(tree, root)
+    except TreeError:
+        files, others = [], []
+        listed = False
+    else:
+        listed = True
+    names = own + [(p, kind) for p, kind in others if p != root] + [(p, FILE) for p, _ in files]
+    flagged = scan_names(names)
+    if any(not _below(root, p) for p in flagged):
+        entry_id = None  # the entry's own path holds a shape: its id is not repeated in a report
+    refusals: list[Refusal] = [
+        _refusal(code, _parent(path), words, entry_id) for path, found in sorted(flagged.items())
+        for code, words in found
+    ]
+    if not listed:
+        refusals.append(_refusal("scan-file-unreadable", root, "the entry's directory could not be listed", entry_id))
+    spent = 0
+    for index, (path, node_executable) in enumerate(files):
+        if spent >= ENTRY_BUDGET:
+            left = len(files) - index
+            refusals.append(_refusal(INCOMPLETE, root, f"the scan's budget of {ENTRY_BUDGET} bytes for one entry is "
+                                     f"spent; {left} more file{'s' if left != 1 else ''} not scanned", entry_id))
+            break
+        found, read = _scan_file(tree, root, path, node_executable, entry_id)
+        refusals.extend(found)
+        spent += read
+    return _hidden(refusals, root, flagged)
 
 
-def _walk(tree: Tree, root: str) -> list[tuple[str, bool]]:
-    """Every regular file under `root`, in byte order of path; symlinks and special files are the directory check's."""
-    out: list[tuple[str, bool]] = []
+def scan_file(tree: Tree, root: str, path: str, executable: bool, entry_id: str | None = None) -> list[Refusal]:
+    """The refusals of one file of the entry rooted at `root`; `path` is repository-relative."""
+    return _scan_file(tree, root, path, executable, entry_id)[0]
+
+
+def scan_manifest(tree: Tree) -> list[Refusal]:
+    """manifest.json at the repository's root, scanned as any file is, within its 1 MiB bound (RFC 0019 §3)."""
+    try:
+        node = tree.stat(MANIFEST)
+    except TreeError:
+        return [_refusal("scan-file-unreadable", MANIFEST, "the manifest could not be read", None)]
+    if node.kind != FILE:
+        return []  # absent, or not a regular file: the manifest check refuses it, and nothing is opened
+    return _scan_file(tree, "", MANIFEST, node.executable, None, MANIFEST_BOUND)[0]
+
+
+def _walk(tree: Tree, root: str) -> tuple[list[tuple[str, bool]], list[tuple[str, str]]]:
+    """Every regular file under `root`, and every other path under it (directories, with `root` itself,
+    symlinks, special files) with its kind, in byte order of path.
+
+    Symlinks and special files are the directory check's: their names are scanned, they are never opened."""
+    files: list[tuple[str, bool]] = []
+    others: list[tuple[str, str]] = []
     pending = [root]
     while pending:
         directory = pending.pop()
+        others.append((directory, DIR))
         for node in tree.list(directory):
             path = f"{directory}/{node.name}" if directory else node.name
             if node.kind == DIR:
                 pending.append(path)
             elif node.kind == FILE:
-                out.append((path, node.executable))
-    return sorted(out, key=lambda item: item[0].encode("utf-8", "surrogateescape"))
+                files.append((path, node.executable))
+            else:
+                others.append((path, node.kind))
+    key = lambda p: p.encode("utf-8", "surrogateescape")  # noqa: E731
+    return sorted(files, key=lambda item: key(item[0])), sorted(others, key=lambda item: key(item[0]))
 
 
-def scan_file(tree: Tree, root: str, path: str, executable: bool, entry_id: str | None = None) -> list[Refusal]:
-    """The refusals of one file of the entry rooted at `root`; `path` is repository-relative."""
+def _own_names(root: str) -> list[str]:
+    """The entry's own path, component by component (entries/<publisher>/<name>: the publisher and the name)."""
+    parts = root.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts)) if not (i == 0 and parts[0] == "entries")]
+
+
+def _below(root: str, path: str) -> bool:
+    return path.startswith(root + "/")
+
+
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "."
+
+
+def _hidden(refusals: list[Refusal], root: str, flagged: dict) -> list[Refusal]:
+    """Refusals whose path passes through a name that holds a shape name the nearest clean directory instead."""
+    if not flagged:
+        return refusals
+    out = []
+    for r in refusals:
+        path = r.path or ""
+        first = next((p for p in sorted(flagged, key=len) if path == p or path.startswith(p + "/")), None)
+        if first is None:
+            out.append(r)
+        else:
+            out.append(Refusal(r.code, _parent(first), f"in a file or directory below a name the scan refused (its path "
+                                                        f"is not shown): {r.detail}", r.entry))
+    return out
+
+
+def _scan_file(
+    tree: Tree, root: str, path: str, executable: bool, entry_id: str | None, bound: int | None = None
+) -> tuple[list[Refusal], int]:
+    """The refusals of one file, and how many bytes of it were read (the file is read within its bound)."""
     name = path.rsplit("/", 1)[-1]
     relpath = path[len(root) + 1 :] if root else path
+    limit = bound if bound is not None else file_bound(relpath)
     out: list[Refusal] = []
     if executable:
         out.append(_refusal("code-executable", path, "the file's mode has a run bit", entry_id))
     if name_says_code(name):
         out.append(_refusal("code-file", path, "the file's name says code, a package, an archive or an image", entry_id))
     try:
-        data = tree.read(path, FILE_LIMIT)
+        data = tree.read(path, limit)
     except TooLarge as exc:
-        out.append(_refusal("scan-file-over-bound", path, f"{exc.size} bytes, over {FILE_LIMIT}; not read", entry_id))
-        return out
+        out.append(_refusal("scan-file-over-bound", path, f"{exc.size} bytes, over the scan's bound of {limit} bytes "
+                                                          "for this file; not read", entry_id))
+        return out, 0
     except TreeError as exc:
-        out.append(_refusal("scan-file-unreadable", path, str(exc), entry_id))
-        return out
+        reason = str(exc).removeprefix(f"{path}: ")  # the path is the refusal's, and may be hidden (_hidden)
+        out.append(_refusal("scan-file-unreadable", path, reason, entry_id))
+        return out, 0
     if is_binary(data):
         out.append(_refusal("code-binary", path, "a NUL byte or bytes that are not UTF-8; not scanned further", entry_id))
-        return out
+        return out, len(data)
     if is_script(data):
         out.append(_refusal("code-script", path, "line 1: a #! line", entry_id))
     text = data.decode("utf-8")
@@ -85,14 +214,14 @@ def scan_file(tree: Tree, root: str, path: str, executable: bool, entry_id: str 
 
     findings = scan_text(relpath, text, exists)
     for line, code, what in findings[:MAX_PER_FILE]:
-        out.append(_refusal(code, path, f"line {line}: {what}", entry_id))
+        out.append(_refusal(code, path, f"line {line}: {what}", entry_id, line))
     if len(findings) > MAX_PER_FILE:
         out.append(
             _refusal("scan-findings-truncated", path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id)
         )
-    return out
+    return out, len(data)
 
 
-def _refusal(code: str, path: str, what: str, entry_id: str | None) -> Refusal:
+def _refusal(code: str, path: str, what: str, entry_id: str | None, line: int | None = None) -> Refusal:
     shape = SHAPES[code]
-    return Refusal(code, path, f"{what}; fix: {shape.hint}", entry_id)
+    return Refusal(code, path, f"{what}; fix: {shape.hint}", entry_id, line=line)

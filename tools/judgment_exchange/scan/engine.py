@@ -151,6 +151,10 @@ class Engine:
             if plugin.secret_type not in CODE_BY_TYPE:
                 raise ValueError(f"no refusal code for the plugin {type(plugin).__name__}")
 
+        self.base64_entropy: Base64HighEntropyString | None = next(
+            (p for p in self.plugins if type(p) is Base64HighEntropyString), None
+        )
+        """The base64 entropy plugin, which judges a payload that cannot be classified (file_scan.py)."""
         self.screens: list[Screen | None] = [_SCREENS.get(type(plugin)) for plugin in self.plugins]
         self.locators: list[Locator] = [_locator(plugin) for plugin in self.plugins]
         self.values: list[Values] = [_values(plugin) for plugin in self.plugins]
@@ -321,6 +325,7 @@ _WORDS: dict[type, tuple[str, ...]] = {
     MailchimpDetector: ("-us",),
     StripeDetector: ("k_live_",),
     PrivateKeyDetector: ("begin ", "putty-user-key-file-2"),
+    NpmDetector: ("/:_authtoken=",),  # its `//.+` ran to the line's end from every "//" (issue #11 item 4)
     GitLabTokenDetector: ("gl", "gr1348941"),
     SlackDetector: ("xox", "hooks.slack.com"),
     ours.AuthorizationHeaderDetector: ("bearer", "basic", "authorization", "api", "token", "subscription-key"),
@@ -519,6 +524,8 @@ def _values(plugin: BasePlugin) -> Values:
     reads whose entropy exceeds the limit (verification is off); the inline form skips building a
     PotentialSecret for every quoted string, and the entropy of strings too short to pass.
     """
+    if _is_known_keyword_plugin(plugin):
+        return _keyword_values(plugin)
     if not _is_entropy_plugin(plugin):
         return lambda filename, line, number: [
             found.secret_value or "" for found in plugin.analyze_line(filename=filename, line=line, line_number=number)
@@ -529,6 +536,60 @@ def _values(plugin: BasePlugin) -> Values:
     return lambda filename, line, number: {
         value for value in plugin.analyze_string(line) if len(value) >= shortest and entropy(value) > limit
     }
+
+
+def _is_known_keyword_plugin(plugin: BasePlugin) -> bool:
+    kind = type(plugin)
+    return (
+        isinstance(plugin, KeywordDetector)
+        and kind.analyze_line is KeywordDetector.analyze_line
+        and kind.analyze_string is KeywordDetector.analyze_string
+        and plugin.keyword_exclude is None
+    )
+
+
+def _keyword_values(plugin: KeywordDetector) -> Values:
+    """KeywordDetector.analyze_line's values, each of its patterns that begins with the denylist tried only where
+    a denylist word begins (issue #11 item 4: search tried the whole alternation at every position of a line).
+
+    analyze_line picks the patterns of the file's type and keeps, for each, the group of its first match
+    (search). A match of a pattern that begins with the denylist group begins where a denylist word does,
+    so the first candidate position at which the pattern matches (match, anchored there) gives search's
+    match. A line whose lower case is not read position for position as the pattern's case-insensitive
+    matching reads it (İ, ı, ſ, or a change of length) goes to analyze_line itself.
+    """
+    from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, REGEX_BY_FILETYPE
+    from detect_secrets.util.filetype import determine_file_type
+
+    words = _WORDS[KeywordDetector]
+
+    def values(filename: str, line: str, number: int) -> Iterable[str]:
+        lowered = line.lower()
+        if len(lowered) != len(line) or any(c in line for c in _UNLIKE_LOWER):
+            return [found.secret_value or "" for found in plugin.analyze_line(filename=filename, line=line,
+                                                                                line_number=number)]
+        table = REGEX_BY_FILETYPE.get(determine_file_type(filename), QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP)
+        starts: list[int] | None = None
+        out: set[str] = set()
+        for pattern, group in table.items():
+            if pattern.pattern.startswith(DENYLIST_REGEX):
+                if starts is None:
+                    starts = sorted({at for word in words for at in _overlapping(lowered, word)})
+                found = next((m for at in starts if (m := pattern.match(line, at)) is not None), None)
+            else:
+                found = pattern.search(line)
+            if found is not None:
+                out.add(found.group(group))
+        return out
+
+    return values
+
+
+def _overlapping(text: str, word: str) -> Iterator[int]:
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def _filtered(plugin: BasePlugin, value: str, line: str) -> bool:

@@ -4,26 +4,29 @@ A JSON document is scanned twice over: its lines as written, where detect-secret
 member names, and each string that holds an escape, decoded, so that an escape cannot hide a shape.
 Exemptions are structural (structure.py): a hex string at a member the receipt, profile, binding,
 preparation or entry form gives it, in exactly its form; a JSON pointer where a dialect or a
-preparation holds one. A long base64 string in a fixture's recorded result is a payload: the
-generic entropy plugin does not judge it, and its decoded text is scanned for every named shape.
+preparation holds one. A long base64 string in a fixture's recorded result is a payload: its
+decoded bytes are scanned for every named shape in each encoding payloads.py reads and for DER and
+binary OpenSSH private keys; the generic entropy plugin judges it only when its bytes are neither
+text nor a recognised file format (payloads.py), so an unclassified payload is never passed in silence.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from bisect import bisect_right
 from collections import defaultdict
 from typing import Callable, Iterable
 
 from .engine import Hit, engine
+from .payloads import decode, read_payload
 from .links import check_links
 from .paths import anchored, find_local_paths
 from .shapes import GENERIC, SHAPES
 from .structure import LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, in_result, strings
 
 Finding = tuple[int, str, str]
+
+INCOMPLETE = "scan-incomplete"
 
 PAYLOAD_MIN = 256
 """A base64 value in a recorded result at least this long is a payload (far longer than any key it could be)."""
@@ -81,7 +84,7 @@ def _occurrences(lines: list[str], hits: list[Hit]) -> dict[int, list[int]]:
     columns: dict[int, set[int]] = defaultdict(set)
     for hit in hits:
         if hit.value:
-            columns[hit.line].update(m.start() for m in re.finditer(re.escape(hit.value), lines[hit.line - 1]))
+            columns[hit.line].update(_literal(hit.value, lines[hit.line - 1]))
     return {line: sorted(found) for line, found in columns.items()}
 
 
@@ -110,9 +113,8 @@ def _judge_json(
             for _start, _end, shape in paths:
                 yield Hit(token.line, "local-path", shape), f"{shape} (the value is not shown)"
         if _is_payload(token.value) and not token.is_key and in_result(relpath, token):
-            for hit in _scan_payload(token.value):
-                words = f"{SHAPES[hit.code].name} inside a base64 value (the value is not shown)"
-                yield Hit(token.line, hit.code, hit.value), words
+            for code, words in _scan_payload(token.value):
+                yield Hit(token.line, code, token.value), words
 
 
 def _exempt(relpath: str, line: str, hit: Hit, tokens: list[Token]) -> bool:
@@ -125,9 +127,9 @@ def _exempt(relpath: str, line: str, hit: Hit, tokens: list[Token]) -> bool:
         return False
     covering = []
     starts = [t.start for t in tokens]
-    for m in re.finditer(re.escape(hit.value), line):
-        at = bisect_right(starts, m.start()) - 1
-        if at < 0 or tokens[at].end < m.end():
+    for start in _literal(hit.value, line):
+        at = bisect_right(starts, start) - 1
+        if at < 0 or tokens[at].end < start + len(hit.value):
             return False
         covering.append(tokens[at])
     if not covering:
@@ -139,20 +141,76 @@ def _exempt(relpath: str, line: str, hit: Hit, tokens: list[Token]) -> bool:
     )
 
 
+def _literal(value: str, line: str) -> Iterable[int]:
+    """Where the value occurs in the line, left to right without overlap (re.finditer of the escaped value,
+    without compiling a pattern as long as the value)."""
+    at = line.find(value)
+    while at >= 0:
+        yield at
+        at = line.find(value, at + len(value))
+
+
 def _is_payload(value: str) -> bool:
     return len(value) >= PAYLOAD_MIN and _BASE64.fullmatch(value) is not None
 
 
-def _scan_payload(value: str) -> list[Hit]:
-    """Named shapes in a base64 payload's decoded text; a payload that is not text holds none we can recognise."""
-    try:
-        raw = base64.b64decode(value.replace("-", "+").replace("_", "/") + "=" * (-len(value) % 4), validate=True)
-        text = raw.decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+def _scan_payload(value: str) -> list[tuple[str, str]]:
+    """(code, words) of each finding in a base64 payload: named shapes in every text its bytes read as,
+    a DER or binary OpenSSH private key, and, for bytes neither text nor a known format, the entropy check."""
+    raw = decode(value)
+    if raw is None:
+        return _entropy_check(value)
+    payload = read_payload(raw)
+    found: dict[str, str] = {}
+    if payload.key:
+        found["secret-private-key"] = f"{payload.key} inside a base64 value (the value is not shown)"
+    if payload.incomplete:
+        found[INCOMPLETE] = "a base64 value holding more candidate key structures than the scan confirms"
+    if not payload.classified:
+        judged = _entropy_check(value)
+        if judged:  # refused whatever else it holds: its readings as text are not scanned for more codes
+            return list(found.items()) + judged
+    for text in payload.texts:
+        for hit in engine().scan_lines("payload", _numbered(text)):
+            if hit.code not in GENERIC:
+                found.setdefault(hit.code, f"{SHAPES[hit.code].name} inside a base64 value (the value is not shown)")
+    return list(found.items())
+
+
+def _entropy_check(value: str) -> list[tuple[str, str]]:
+    """A payload that cannot be classified is judged as any base64 string is: by the base64 plugin's entropy limit."""
+    plugin = engine().base64_entropy
+    normal = value.replace("-", "+").replace("_", "/").rstrip("=")
+    if plugin is None or plugin.calculate_shannon_entropy(normal) <= plugin.entropy_limit:
         return []
-    if "\x00" in text:
-        return []
-    return [hit for hit in engine().scan_lines("payload", _numbered(text)) if hit.code not in GENERIC]
+    code = "secret-high-entropy-base64"
+    return [(code, f"{SHAPES[code].name}: a base64 value that is neither text nor a known file format "
+                   "(the value is not shown)")]
+
+
+def scan_names(paths: list[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
+    """Path → (code, words) of each named shape or local path in the last component of each (path, kind).
+
+    A name is one line of text to every named shape's plugin; the generic codes (a secret-named
+    member's value, high-entropy strings) are not applied to names, since a name has no member and a
+    digest or run id is an ordinary name. The words give the name's kind and length, never the name.
+    """
+    names = [NEWLINE.sub(" ", path.rsplit("/", 1)[-1]) for path, _ in paths]
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+
+    def add(index: int, code: str, shape: str) -> None:
+        path, kind = paths[index]
+        kind = {"special": "special file"}.get(kind, kind)
+        words = f"the name of a {kind} in it ({len(names[index])} characters): {shape} (the value is not shown)"
+        out[path].setdefault(code, words)
+
+    for hit in engine().scan_lines("name", enumerate(names, start=1)) if names else ():
+        if hit.code not in GENERIC:
+            add(hit.line - 1, hit.code, SHAPES[hit.code].name)
+    for index, name in enumerate(names):
+        for _start, _end, shape in find_local_paths(name):
+            add(index, "local-path", shape)
+    return {path: sorted(found.items()) for path, found in out.items()}
 
 
 def _numbered(text: str) -> Iterable[tuple[int, str]]:

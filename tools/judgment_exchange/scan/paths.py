@@ -1,7 +1,9 @@
 """Local paths: a path of the author's machine, in any file of an entry (RFC 0019 §§4, 6).
 
 Each pattern names the shape it recognises. A URL's path (https://host/home/…) is not a local path:
-a match must not follow a letter, a digit or a path character.
+a match must not follow a letter, a digit or a path character. A colon is not a path character
+here: a path right after one (`PATH=/usr/bin:/home/alice/bin`, a passwd line's `::/home/alice:/bin/bash`,
+`host:/root/x`) is a local path; a URL's `://` is still excluded, by the slash before the path.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-_NOT_AFTER_PATH = r"(?<![\w.~/\\:%-])"
+_NOT_AFTER_PATH = r"(?<![\w.~/\\%-])"
 
 LOCAL_PATHS: tuple[tuple[str, re.Pattern], ...] = (
     ("home directory path", re.compile(_NOT_AFTER_PATH + r"/(?:home|Users)/[A-Za-z0-9_.$@+-]+")),

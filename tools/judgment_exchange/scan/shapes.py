@@ -74,12 +74,16 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("readme-link-outside", "relative link leaving the entry", "link only to files inside the entry, or use a full URL"),
     ("readme-link-missing", "relative link to no file of the entry", "fix the link or add the file it names"),
     ("readme-link-local", "link to a local path", "link to a file of the entry or to a public URL"),
-    ("scan-file-over-bound", "file over the scan's bound of 16 MiB", "an entry's files are far smaller; remove it"),
+    ("scan-file-over-bound", "file over the scan's bound for its name (docs/scanning.md)",
+     "keep each file within its bound (RFC 0019 §3, dialect §12); remove a file the format does not name"),
     ("scan-file-unreadable", "file the scan could not read", "check the file's mode and the tree"),
     ("scan-detector-failed", "line a detector failed on (so not established clean)",
      "remove the line's malformed token (a deeply nested or broken encoded value)"),
     ("scan-findings-truncated", "more findings than a report shows for one file",
      "fix the findings shown and run the scan again"),
+    ("scan-incomplete", "scan that could not finish (not established clean)",
+     "remove what the detail names (files past the entry's scan budget, a value holding many candidate key "
+     "structures); the scan refuses what it could not finish, never passes it"),
 )
 
 SHAPES: dict[str, Shape] = {code: Shape(code, name, hint) for code, name, hint in _TABLE}

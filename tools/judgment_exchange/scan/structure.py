@@ -15,7 +15,10 @@ from bisect import bisect_left, bisect_right
 from fnmatch import fnmatchcase
 from typing import Mapping, NamedTuple
 
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
+_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*"', re.S)
+"""A JSON string's text, written unrolled (runs of plain characters between escapes): the same strings as the
+alternation of a plain character or an escape under one star, without a backtracking entry per character
+(which took 80 MB to match a 0.5 MB string)."""
 _SCALAR = re.compile(r"-?[0-9][0-9eE.+-]*|true|false|null")
 _SPACE = re.compile(r"[ \t\r\n]*")
 NEWLINE = re.compile(r"\r\n|\r|\n")

@@ -1,4 +1,6 @@
-"""Refusal and finding codes of the preparation verifier, each with the section that defines it (dialect §11)."""
+"""Refusal and finding codes of the preparation verifier (dialect §11): section, meaning, fix and fixing command."""
+
+from ..coderecord import FIXTURE_REPLACE, Code
 
 INPUT_OVER_BOUND = "input-over-bound"
 INPUT_MALFORMED = "input-malformed"
@@ -21,25 +23,119 @@ BINDING_FOREIGN_KIND = "binding-foreign-kind"
 BINDING_MISMATCH = "binding-mismatch"
 UNBOUND = "unbound"
 
-CODES: dict[str, str] = {
-    INPUT_OVER_BOUND: "dialect §11 phases 1 and 3, §12 (also measured late: unwrap, §6.1)",
-    INPUT_MALFORMED: "dialect §11 phases 2 and 5, §1",
-    VERSION_UNREAD: "dialect §11 phase 4",
-    KIND_UNREAD: "dialect §11 phase 6, §4.3",
-    PROFILE_MISMATCH: "dialect §11 finding 1, §5.1, §4.1, §4.4",
-    PARAMETER_INVALID: "dialect §11 findings 2–3, §3",
-    ACQUISITION_MISSING: "dialect §11 finding 3, §5.2",
-    ACQUISITION_UNEXPECTED: "dialect §11 finding 3, §5.2",
-    ACQUISITION_INVALID: "dialect §11 finding 3, §5.2 checks 1–5",
-    ACQUISITION_STALE: "dialect §11 finding 3, §5.2 times",
-    ACQUISITION_SESSIONS: "dialect §11 finding 3, §5.2 sessions",
-    CALCULATION_INVALID: "dialect §11 finding 3, §7",
-    READ_FAILED: "dialect §11 findings 2–3, §6",
-    ADMISSION_REFUSED: "dialect §11 finding 4, §8.2",
-    PREPARATION_DIFFERS: "dialect §11 finding 5, §9.5",
-    RECORD_INPUTS_DIFFER: "dialect §11 finding 6",
-    BINDING_FOREIGN_KIND: "dialect §11 finding 7",
-    BINDING_MISMATCH: "dialect §11 finding 8",
-    UNBOUND: "dialect §11 finding 9",
+_RERECORD = "Re-record the fixture from a Runner run against the current dialect document."
+
+RECORDS: dict[str, Code] = {
+    INPUT_OVER_BOUND: Code(
+        "dialect §11 phases 1 and 3, §12 (also measured late: unwrap, §6.1)",
+        "A document, or a value unwrapped from it, exceeds one of dialect §12's bounds.",
+        "Bring the document within dialect §12's bounds (the detail names the bound).",
+    ),
+    INPUT_MALFORMED: Code(
+        "dialect §11 phases 2 and 5, §1",
+        "A document is not strict JSON (§1) or not of its form (dialect §§2–8, §5.1, §5.2).",
+        "Correct the document per the dialect section the detail names, or re-record a damaged fixture.",
+    ),
+    VERSION_UNREAD: Code(
+        "dialect §11 phase 4",
+        "The dialect's version is one the specification defines but this verifier does not read.",
+        "Write the dialect at a version this verifier reads: 2 or 3, or the named formats 2.0.0 and 3.0.0.",
+    ),
+    KIND_UNREAD: Code(
+        "dialect §11 phase 6, §4.3",
+        "The dialect names a source kind the specification defines but this verifier does not read.",
+        "Nothing in the entry: the gate holds such a fixture by its digests only (a skip, docs/skips.md); "
+        "docs/verifier.md lists the kinds read.",
+    ),
+    PROFILE_MISMATCH: Code(
+        "dialect §11 finding 1, §5.1, §4.1, §4.4",
+        "A source's trusted profile is missing, has another digest, or does not fit the source.",
+        "Pin each source's profileDigest to its trusted profile and re-record the fixture with those profiles.",
+        FIXTURE_REPLACE,
+    ),
+    PARAMETER_INVALID: Code(
+        "dialect §11 findings 2–3, §3",
+        "A case or source parameter's value breaks its declaration.",
+        "Correct the fixture's case.json parameter, or the declaration in the dialect, per dialect §3.",
+    ),
+    ACQUISITION_MISSING: Code(
+        "dialect §11 finding 3, §5.2",
+        "A source the reading needs has no acquisition.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    ACQUISITION_UNEXPECTED: Code(
+        "dialect §11 finding 3, §5.2",
+        "The acquisitions hold a member no source calls for.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    ACQUISITION_INVALID: Code(
+        "dialect §11 finding 3, §5.2 checks 1–5",
+        "An acquisition fails §5.2's checks (receipt form, scope, request, or the result its receipt commits).",
+        "Re-record the fixture; never edit a recorded response or receipt.",
+        FIXTURE_REPLACE,
+    ),
+    ACQUISITION_STALE: Code(
+        "dialect §11 finding 3, §5.2 times",
+        "An acquisition's instant is outside the source's maxAge window around verifiedAt.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    ACQUISITION_SESSIONS: Code(
+        "dialect §11 finding 3, §5.2 sessions",
+        "The acquisitions' session set fails §5.2's session rule.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    CALCULATION_INVALID: Code(
+        "dialect §11 finding 3, §7",
+        "A calculator source's calculation does not hold under dialect §7.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    READ_FAILED: Code(
+        "dialect §11 findings 2–3, §6",
+        "A read (§6) of the case or of a source's result fails.",
+        "Correct the read in the dialect per dialect §6, or re-record the fixture if the data changed.",
+    ),
+    ADMISSION_REFUSED: Code(
+        "dialect §11 finding 4, §8.2",
+        "The recomputed preparation is refused admission under dialect §8.2.",
+        "Correct the dialect's targets or rules per dialect §8.2, then re-record the fixture.",
+    ),
+    PREPARATION_DIFFERS: Code(
+        "dialect §11 finding 5, §9.5",
+        "The recomputed preparation's canonical bytes are not the fixture's preparation.json.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    RECORD_INPUTS_DIFFER: Code(
+        "dialect §11 finding 6",
+        "The record's inputs (facts, evidence or cites) are not the preparation's.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    BINDING_FOREIGN_KIND: Code(
+        "dialect §11 finding 7",
+        "The record's binding is not an object of kind judgment-pack-runner/preparation/1.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    BINDING_MISMATCH: Code(
+        "dialect §11 finding 8",
+        "The record's binding bytes are not the preparation's binding, byte for byte.",
+        _RERECORD,
+        FIXTURE_REPLACE,
+    ),
+    UNBOUND: Code(
+        "dialect §11 finding 9",
+        "A binding is required and no record, or no binding in the record, is given.",
+        "Re-record the fixture with the run's record, which carries the binding.",
+        FIXTURE_REPLACE,
+    ),
 }
+
+CODES: dict[str, str] = {code: record.section for code, record in RECORDS.items()}
+"""Each code's section (the table's first field), for callers that need only that."""
 REFUSALS = (INPUT_OVER_BOUND, INPUT_MALFORMED, VERSION_UNREAD, KIND_UNREAD)

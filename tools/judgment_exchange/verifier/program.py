@@ -8,11 +8,13 @@ not take, a file it cannot open).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from .results import Found, Refused
 from .verify import Documents, report_bytes, verify
+from ..tree import read_regular
 
 EXIT_READING, EXIT_REFUSAL, EXIT_FINDING, EXIT_CANNOT_RUN = 0, 1, 2, 3
 USAGE = ("exchange verify --dialect D --case C --acquisitions A --profiles P --preparation X "
@@ -37,15 +39,26 @@ def _parser() -> _Parser:
     return parser
 
 
-def _read(path: str | Path) -> bytes:
+def _read(path: str | Path, follow: bool = True) -> bytes:
+    """A named file's bytes, decided on the opened descriptor: a FIFO or device is refused, never waited on.
+
+    A file named on the command line may be a symlink (follow); a fixture's own files may not, as the
+    gate reads them (tree.WorkingTree)."""
     try:
-        return Path(path).read_bytes()
+        return read_regular(str(path), follow=follow)
     except OSError as exc:
         raise CannotRun(f"cannot open {path}: {exc.strerror}") from None
 
 
 def _optional(path: Path) -> bytes | None:
-    return _read(path) if path.is_file() else None
+    """A fixture's optional file, None when nothing is at the path (a FIFO there is refused, not absent)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CannotRun(f"cannot open {path}: {exc.strerror}") from None
+    return _read(path, follow=False)
 
 
 def _record(path: str | None) -> bytes | None:
@@ -61,11 +74,11 @@ def fixture_documents(fixture: str | Path, record: bytes | None = None, require_
     if not directory.is_dir():
         raise CannotRun(f"{fixture} is not a fixture directory")
     return Documents(
-        dialect=_read(directory.parent.parent / "dialect.json"),
-        case=_read(directory / "case.json"),
+        dialect=_read(directory.parent.parent / "dialect.json", follow=False),
+        case=_read(directory / "case.json", follow=False),
         acquisitions=_optional(directory / "sources.json"),
-        profiles=_read(directory / "profiles.json"),
-        preparation=_read(directory / "preparation.json"),
+        profiles=_read(directory / "profiles.json", follow=False),
+        preparation=_read(directory / "preparation.json", follow=False),
         binding=_optional(directory / "binding.json"),
         record=record,
         require_binding=require_binding,

@@ -20,6 +20,9 @@ _HEX32 = re.compile(r"[0-9a-f]{32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX128 = re.compile(r"[0-9a-f]{128}")
 Problem = tuple[str, str] | None
+UNKNOWN_REQUEST = object()
+"""A request that cannot be formed: it takes a value from a source of a kind the verifier does not read
+(partial.py). check() then holds every check but 4, the arguments commitment, which needs the request."""
 
 
 def count_refusal(acquisitions: Any) -> Problem:
@@ -106,7 +109,9 @@ def commitment(salt_hex: str, request: Any) -> str:
 
 
 def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict) -> str | None:
-    """Checks 1–5 of §5.2 under the profile; None when they hold, else why it is acquisition-invalid."""
+    """Checks 1–5 of §5.2 under the profile; None when they hold, else why it is acquisition-invalid.
+
+    With `request` UNKNOWN_REQUEST, check 4 is not made (the caller reports it unchecked)."""
     if (why := _form(receipt)) is not None:
         return why
     if receipt["keyId"] != key_id(profile["publicKey"]):
@@ -129,7 +134,7 @@ def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict) 
     elif not _same(acquisition["endpoint"], profile["endpoint"]):
         return "acquisition.endpoint is not the profile's"
     try:
-        if receipt["argumentsCommitment"] != commitment(salts["args"], request):
+        if request is not UNKNOWN_REQUEST and receipt["argumentsCommitment"] != commitment(salts["args"], request):
             return "argumentsCommitment does not commit the request"
     except CanonError:
         return "the request is outside the canon domain"

@@ -62,6 +62,8 @@ class Source:
     computed: bool = False
     rule_applied: bool = False
     claim: dict | None = None
+    opaque: bool = False  # its claim is not known: a source of an unread kind, or one that depends on one (partial.py)
+    unknown: set[str] = field(default_factory=set)  # parameters whose values come from an opaque source
 
 
 @dataclass
@@ -138,6 +140,11 @@ class _Run:
         self.outcomes: list[Source] = []
         self.by_name: dict[str, Source] = {}
         self.calls: list[tuple[str, int]] = []
+        self.index = {s["name"]: i for i, s in enumerate(self.dialect.get("sources", []))}
+
+    def where(self, name: str) -> str:
+        """A source by its position (/sources/N), never by its name, which the dialect's author writes."""
+        return f"/sources/{self.index[name]}" if name in self.index else "the case"
 
     def types(self, source: dict) -> dict[str, str]:
         out = {name: decl["type"] for name, decl in self.case_decl.items()}
@@ -145,18 +152,24 @@ class _Run:
         out["runAt"] = "timestamp"
         return out
 
+    def pin_mismatch(self, source: dict) -> str | None:
+        """§5.1's pin: a trusted profile of the source's profile id, whose digest is the source's profileDigest."""
+        entry = self.inputs.profiles.get(source["profile"])
+        if entry is None:
+            return "no trusted profile has the source's profile id"
+        if entry[1] != source["profileDigest"]:
+            return "the trusted profile's digest is not the source's profileDigest"
+        return None
+
     def profile_mismatch(self, source: dict) -> str | None:
         """Finding 1 for one source (§5.1, §4.1, §4.4); a research source's in research.py."""
         if source["kind"] == "research":
             member = self.inputs.acquisitions.get(source["name"])
             record = member["response"]["result"] if member is not None else None
             return research.binding_mismatch(source, self.inputs.profiles, record)
-        entry = self.inputs.profiles.get(source["profile"])
-        if entry is None:
-            return f"no trusted profile has the id {source['profile']!r}"
-        profile, digest = entry
-        if digest != source["profileDigest"]:
-            return "the trusted profile's digest is not the source's profileDigest"
+        if (why := self.pin_mismatch(source)) is not None:
+            return why
+        profile = self.inputs.profiles[source["profile"]][0]
         if profile["shape"] == "command":
             return "a profile of shape command serves no operation"
         if "endpointScope" in profile:
@@ -166,7 +179,7 @@ class _Run:
             if set(arguments) != {"tool", "arguments"} or not isinstance(arguments["tool"], str) or not arguments["tool"]:
                 return "under shape mcp the request is exactly a tool call, {tool, arguments}"
             if arguments["tool"] not in profile.get("tools", []):
-                return f"the tool {arguments['tool']!r} is not among the profile's tools"
+                return "the request's tool is not among the profile's tools"
         if profile["adapter"]["name"] == "adapter-http" and "query" in arguments:
             query = arguments["query"]
             types = self.types(source)
@@ -183,27 +196,35 @@ class _Run:
     def run(self) -> Found | Refused | Recomputation:
         for source in self.dialect.get("sources", []):
             if (why := self.profile_mismatch(source)) is not None:
-                return Found(codes.PROFILE_MISMATCH, f"source {source['name']!r}: {why}")
+                return Found(codes.PROFILE_MISMATCH, f"{self.where(source['name'])}: {why}")
         if "case" in self.dialect:
             if (stop := self.case()) is not None:
                 return stop
         for source in self.dialect.get("sources", []):
             if (stop := self.source(source)) is not None:
                 return stop
-        for name in self.inputs.acquisitions:
-            if name not in self.by_name or name == "case":
-                return Found(codes.ACQUISITION_UNEXPECTED, f"the acquisition {name!r} names no source")
+        if (found := self.unexpected()) is not None:
+            return found
         if (stop := self.admission()) is not None:
             return stop
         return self.preparation()
 
+    def unexpected(self) -> Found | None:
+        """After the last source: an acquisitions member that names no source (§5.2, finding 3)."""
+        for position, name in enumerate(self.inputs.acquisitions):
+            if name not in self.by_name or name == "case":
+                return Found(codes.ACQUISITION_UNEXPECTED, f"the acquisitions' member {position} (in document order) "
+                                                           "names no source")
+        return None
+
     def case(self) -> Found | None:
         case = self.dialect["case"]
         document = self.inputs.case
-        for name, decl in self.case_decl.items():
+        for position, (name, decl) in enumerate(self.case_decl.items()):
             value = resolve(document, decl["pointer"])
             if value is ABSENT or not _typed(value, decl["type"]):
-                return Found(codes.PARAMETER_INVALID, f"case parameter {name!r} does not resolve to a value of type {decl['type']}")
+                return Found(codes.PARAMETER_INVALID, f"the case's parameter {position} (in declaration order) does not "
+                                                      f"resolve to a value of type {decl['type']}")
             self.case_values[name] = value
         read = {"copy": {"facts": case["facts"], "evidence": case["evidence"]}}
         state = Source("case", case, read)
@@ -220,18 +241,26 @@ class _Run:
         self.outcomes.append(state)
         self.by_name[state.name] = state
 
-    def source(self, source: dict) -> Found | Refused | None:
-        name = source["name"]
+    def start(self, source: dict) -> Source:
+        """A source's working state before its parameters: class, targets and the case's values."""
         profile = self.inputs.profiles[source["profile"]][0]
         klass = "generated" if source["kind"] == "research" else profile["class"]
-        state = Source(name, source, source["read"], cls=klass, profile=profile)
+        state = Source(source["name"], source, source["read"], cls=klass, profile=profile)
         state.fact_targets, state.evidence_targets, state.candidates = targets(source["read"])
         state.parameters = source.get("parameters", {})
         state.influence = klass == "generated"
         state.values = dict(self.case_values)
-        for pname, decl in state.parameters.items():
+        return state
+
+    def parameters(self, state: Source) -> Found | None:
+        """Its source parameters in order (§3): skipped when one is unavailable, parameter-invalid when mistyped;
+        a parameter from an opaque source (partial.py) has no value and is named in state.unknown."""
+        for position, (pname, decl) in enumerate(state.parameters.items()):
             earlier = self.by_name[decl["from"]]
             state.influence = state.influence or earlier.influence
+            if earlier.opaque:
+                state.unknown.add(pname)
+                continue
             if earlier.skipped or earlier.claim["acquisitionStatus"] != "resolved":
                 state.skipped = True
                 continue
@@ -240,18 +269,29 @@ class _Run:
                 state.skipped = True
                 continue
             if not _typed(value, decl["type"]):
-                return Found(codes.PARAMETER_INVALID, f"source {name!r}: parameter {pname!r} is not of type {decl['type']}")
+                return Found(codes.PARAMETER_INVALID, f"{self.where(state.name)}: its parameter {position} (in "
+                                                      f"declaration order) is not of type {decl['type']}")
             state.values[pname] = value
-        member = self.inputs.acquisitions.get(name)
+        return None
+
+    def skip(self, state: Source, member: Any) -> Found | None:
+        """A skipped source (§9.2): no acquisition, and the claim dependency-unavailable."""
+        if member is not None:
+            return Found(codes.ACQUISITION_UNEXPECTED, f"{self.where(state.name)} is skipped and has an acquisition")
+        state.claim = {"facts": {}, "evidenceAvailability": {}, "acquisitionStatus": "unknown",
+                       "reason": "dependency-unavailable", "basis": []}
+        self.add(state)
+        return None
+
+    def source(self, source: dict) -> Found | Refused | None:
+        state = self.start(source)
+        if (found := self.parameters(state)) is not None:
+            return found
+        member = self.inputs.acquisitions.get(state.name)
         if state.skipped:
-            if member is not None:
-                return Found(codes.ACQUISITION_UNEXPECTED, f"source {name!r} is skipped and has an acquisition")
-            state.claim = {"facts": {}, "evidenceAvailability": {}, "acquisitionStatus": "unknown",
-                           "reason": "dependency-unavailable", "basis": []}
-            self.add(state)
-            return None
+            return self.skip(state, member)
         if member is None:
-            return Found(codes.ACQUISITION_MISSING, f"source {name!r} has no acquisition")
+            return Found(codes.ACQUISITION_MISSING, f"{self.where(state.name)} has no acquisition")
         return self.acquired(state, member["response"])
 
     def receipted(self, state: Source, response: dict, request: Any, result: Any, profile: dict,
@@ -268,13 +308,13 @@ class _Run:
         state.citations.append(receipts.citation(receipt))
         return None
 
-    def research(self, state: Source, response: dict) -> Found | Refused | None:
-        """A research source (§4.3, §5.2, §6.4): each retained response, the record's own receipt, then its read."""
-        source = state.doc
-        state.request = research.request(source, instantiate(source["question"], state.values))
+    def research_receipts(self, state: Source, response: dict) -> Found | None:
+        """§5.2 for a research acquisition: each retained response under its own profile, then the record's
+        own receipt over state.request, then the record in the canon domain."""
         record = response["result"]
+        where = self.where(state.name)
         for index, retained in enumerate(record["responses"]):
-            what = f"source {state.name!r}, response {index}"
+            what = f"{where}, response {index}"
             if "result" not in retained:
                 return Found(codes.ACQUISITION_MISSING, f"{what}: the retained result is missing")
             profile = self.inputs.profiles[retained["profile"]["id"]][0]
@@ -283,10 +323,19 @@ class _Run:
         if "receipt" in response:
             state.own_receipt = True
             if (found := self.receipted(state, response, state.request, record, state.profile,
-                                        f"source {state.name!r}, the record's receipt")):
+                                        f"{where}, the record's receipt")):
                 return found
         if not in_canon(record):
-            return Found(codes.ACQUISITION_INVALID, f"source {state.name!r}: the research record is outside the canon domain")
+            return Found(codes.ACQUISITION_INVALID, f"{where}: the research record is outside the canon domain")
+        return None
+
+    def research(self, state: Source, response: dict) -> Found | Refused | None:
+        """A research source (§4.3, §5.2, §6.4): each retained response, the record's own receipt, then its read."""
+        source = state.doc
+        state.request = research.request(source, instantiate(source["question"], state.values))
+        if (found := self.research_receipts(state, response)) is not None:
+            return found
+        record = response["result"]
         state.record = record
         state.acquired = True
         read = source["read"]
@@ -295,7 +344,7 @@ class _Run:
             earlier = {n: self.by_name[n].record for n in read["sources"] if not self.by_name[n].skipped}
             value = {"current": record, "sources": earlier}
             if depth(value) > research.MAX_COMBINED_DEPTH:
-                return Refused(codes.INPUT_OVER_BOUND, f"source {state.name!r}: the combined value is nested deeper "
+                return Refused(codes.INPUT_OVER_BOUND, f"{self.where(state.name)}: the combined value is nested deeper "
                                                        f"than {research.MAX_COMBINED_DEPTH} levels (§6.4)")
         return self.apply(state, value)
 
@@ -310,7 +359,7 @@ class _Run:
                                           for p in rule.get("parameters", {})})
             state.rule_applied = True
         if isinstance(claim, ReadFailed):
-            return Found(codes.READ_FAILED, f"source {state.name!r}: {claim.detail}")
+            return Found(codes.READ_FAILED, f"{self.where(state.name)}: {claim.detail}")
         state.claim = claim
         self.add(state)
         return None
@@ -321,7 +370,7 @@ class _Run:
             return self.research(state, response)
         state.request = instantiate(source["arguments"], state.values)
         result = response["result"]
-        if (found := self.receipted(state, response, state.request, result, state.profile, f"source {state.name!r}")):
+        if (found := self.receipted(state, response, state.request, result, state.profile, self.where(state.name))):
             return found
         state.acquired = True
         value = result
@@ -331,11 +380,11 @@ class _Run:
             if isinstance(value, Refused):
                 return value
             if isinstance(value, ReadFailed):
-                return Found(codes.READ_FAILED, f"source {state.name!r}: {value.detail}")
+                return Found(codes.READ_FAILED, f"{self.where(state.name)}: {value.detail}")
         if "calculation" in source:
             answer = calculation_answer(value, state.profile["calculator"], source["calculation"], state.values, self.now)
             if isinstance(answer, str):
-                return Found(codes.CALCULATION_INVALID, f"source {state.name!r}: {answer}")
+                return Found(codes.CALCULATION_INVALID, f"{self.where(state.name)}: {answer}")
             state.calculation = self.calculation_lineage(state, answer)
             state.computed = answer["status"] == "computed"
             if not state.computed:
@@ -367,7 +416,8 @@ class _Run:
                 for target in names:
                     allowed = admits.get(kind, {}).get(target, DEFAULT_ADMITS)
                     if state.cls not in allowed or (state.influence and "generated" not in allowed):
-                        return Found(codes.ADMISSION_REFUSED, f"{state.name!r}'s target {target!r} does not admit its class")
+                        return Found(codes.ADMISSION_REFUSED, f"{self.where(state.name)}: one of its {kind} targets "
+                                                              "does not admit its class")
         return None
 
     def lineage(self, state: Source) -> list[dict]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from . import codes
@@ -14,10 +15,12 @@ BINDING_KIND = "judgment-pack-runner/preparation/1"
 _DECODER = json.JSONDecoder()
 
 
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
 def _ws(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\n\r":
-        pos += 1
-    return pos
+    """The position after JSON whitespace (RFC 8259 §2) from `pos`."""
+    return _WHITESPACE.match(text, pos).end()
 
 
 def raw_member(text: str, name: str) -> str | None:

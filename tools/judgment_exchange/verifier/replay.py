@@ -7,18 +7,19 @@ import shlex
 import subprocess
 from pathlib import Path
 
+from .partial import Partial, check_readable
+from .results import Found, Refused
 from .verify import Documents, report_bytes, verify
 
 REPLAY_TIMEOUT = 300
 
 
-def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
-    """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …)."""
+def fixture_documents(dialect: bytes, fixture: dict[str, bytes]) -> Documents | str:
+    """A fixture's verifier inputs from its files by basename (case.json, sources.json, …), or what it lacks."""
     required = ("case.json", "profiles.json", "preparation.json")
     if any(name not in fixture for name in required):
-        missing = ", ".join(n for n in required if n not in fixture)
-        return {"result": "error", "detail": f"the fixture lacks {missing}"}
-    docs = Documents(
+        return "the fixture lacks " + ", ".join(n for n in required if n not in fixture)
+    return Documents(
         dialect=dialect,
         case=fixture["case.json"],
         acquisitions=fixture.get("sources.json"),
@@ -26,7 +27,22 @@ def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
         preparation=fixture["preparation.json"],
         binding=fixture.get("binding.json"),
     )
+
+
+def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
+    """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …)."""
+    docs = fixture_documents(dialect, fixture)
+    if isinstance(docs, str):
+        return {"result": "error", "detail": docs}
     return json.loads(report_bytes(verify(docs)))
+
+
+def check_skipped(dialect: bytes, fixture: dict[str, bytes]) -> Refused | Found | Partial:
+    """A fixture a verifier skipped, held to every check that needs no unread source's claim (partial.py)."""
+    docs = fixture_documents(dialect, fixture)
+    if isinstance(docs, str):
+        return Refused("input-malformed", docs)
+    return check_readable(docs)
 
 
 def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict:

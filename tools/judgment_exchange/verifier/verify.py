@@ -27,6 +27,7 @@ MAX_PROFILES = 65536
 MAX_BINDING = 65536
 MAX_PREPARATION = 8388608
 MAX_RECORD = 8388608
+RECOMPUTE_ERRORS = (KeyError, TypeError, AttributeError, ValueError, IndexError, TemplateError, CanonError)
 
 
 @dataclass(frozen=True)
@@ -107,34 +108,42 @@ def _research_names(dialect: Any) -> set[str]:
     return {s["name"] for s in sources if isinstance(s, dict) and s.get("kind") == "research" and isinstance(s.get("name"), str)}
 
 
-def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
-    """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
+@dataclass
+class Admitted:
+    """Documents that passed refusal phases 1–5 (§11): as read, and the dialect's bound inputs."""
+
+    values: dict
+    inputs: Inputs
+
+
+def admit(docs: Documents) -> Refused | Admitted:
+    """Refusal phases 1–5 of §11 (phase 6, kind-unread, is the caller's): the documents read and bound."""
     if (refused := _phase1(docs)) is not None:
-        return refused, {}
+        return refused
     values = _phase2(docs)
     if isinstance(values, Refused):
-        return values, {}
+        return values
     dialect, profiles, acquisitions = values["dialect"], values["profiles"], values["acquisitions"]
     record = values.get("record")
     binding_counts = dialect_form.binding_count_refusal(values["binding"]) if "binding" in values else None
     if (refused := _first(dialect_form.count_refusal(dialect), binding_counts, profile_rules.count_refusal(profiles),
                           receipts.count_refusal(acquisitions), research.count_refusal(dialect, acquisitions))) is not None:
-        return refused, {}
+        return refused
     if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
-        return refused, {}
+        return refused
     problem = dialect_form.form_refusal(dialect)
     if problem is not None:
-        return Refused(*problem), {}
+        return Refused(*problem)
     bound, unbound_shapes = dialect, {}
     names = dialect_form.unbound_sources(dialect)
     if names and docs.binding is None:
-        return Refused(codes.INPUT_MALFORMED, "the dialect has an unbound source and no binding document"), {}
+        return Refused(codes.INPUT_MALFORMED, "the dialect has an unbound source and no binding document")
     if not names and docs.binding is not None:
-        return Refused(codes.INPUT_MALFORMED, "a binding document beside a dialect with no unbound source"), {}
+        return Refused(codes.INPUT_MALFORMED, "a binding document beside a dialect with no unbound source")
     if names:
         applied = dialect_form.check_binding(docs.binding, dialect, canonical_digest(dialect))
         if applied.refusal is not None:
-            return Refused(applied.refusal, applied.detail), {}
+            return Refused(applied.refusal, applied.detail)
         bound = applied.bound_document
         unbound_shapes = {s["name"]: (s.get("shape"), s.get("record")) for s in dialect["sources"]
                           if s["name"] in names and s["kind"] == "operation"}
@@ -147,16 +156,24 @@ def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
     )
     for check in checks:
         if (problem := check()) is not None:
-            return Refused(*problem), {}
-    if (refused := _first(dialect_form.kind_refusal(dialect, READABLE_KINDS))) is not None:
-        return refused, {}
+            return Refused(*problem)
     inputs = Inputs(bound, values["case"], acquisitions, profile_rules.by_id(profiles),
                     values["preparation"]["verifiedAt"], unbound_shapes)
+    return Admitted(values, inputs)
+
+
+def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
+    """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
+    admitted = admit(docs)
+    if isinstance(admitted, Refused):
+        return admitted, {}
+    if (refused := _first(dialect_form.kind_refusal(admitted.values["dialect"], READABLE_KINDS))) is not None:
+        return refused, {}
     try:
-        result = recompute(inputs)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError, TemplateError, CanonError) as exc:
-        return Refused(codes.INPUT_MALFORMED, f"the dialect cannot be read ({type(exc).__name__}: {exc})"), values
-    return result, values
+        result = recompute(admitted.inputs)
+    except RECOMPUTE_ERRORS as exc:
+        return Refused(codes.INPUT_MALFORMED, f"the dialect cannot be read ({type(exc).__name__}: {exc})"), admitted.values
+    return result, admitted.values
 
 
 def verify(docs: Documents) -> Refused | Found | Reading:

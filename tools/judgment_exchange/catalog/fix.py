@@ -1,0 +1,304 @@
+"""`exchange fix`: recompute every derived pin from the files (issue #9; RFC 0019 §3 "Digests").
+
+The pins are the members a person never writes: each entry's `dialect.digest` (the canonical digest
+of dialect.json) and `output.digest` (of output.json), each fixture's `preparationDigest` (sha256 over
+preparation.json's stored bytes), a named-format document's `artifact` pair (its root id and
+version), and every manifest row (as `exchange manifest --write`). Everything else in entry.json
+keeps its bytes: the pins are edited in place (catalog/jsonedit.py); documents, fixture files and
+the members a person writes are never touched.
+
+Nothing is written when any entry directory is wrong in a way a pin cannot fix: `plan_fix` returns
+the blockers, and the caller writes only a plan without one. The whole plan is computed, then
+checked again on the edited bytes (an overlay of the tree), before a byte is written.
+docs/fix.md lists the blockers and the reasons.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..canon import CanonError, canonical_digest, digest, is_digest
+from ..jsonstrict import well_formed
+from ..refusal import Refusal
+from ..tree import FILE, Node, TooLarge, Tree, TreeError
+from . import documents as docs
+from .directory import EntryCheck, check_entry_directory
+from .gate import entry_directories
+from .grammar import ENTRY_ID
+from .jsonedit import JsonEditError, insert_member, replace_member
+from .manifest import compute_row, write_manifest
+from .reference import artifact_problem
+
+MANIFEST = "manifest.json"
+
+# The refusals `exchange fix` repairs: each names a pin recomputed below.
+REPAIRED = frozenset({"dialect-digest-mismatch", "output-digest-mismatch", "preparation-digest-mismatch",
+                      "artifact-mismatch", "artifact-required"})
+# Refusals about a part a person writes that no pin reads: `exchange check` reports them; they are no
+# reason to withhold the pins (a contributor runs fix before and after writing the human parts, and
+# before the first fixture is recorded). Every other refusal withholds the whole fix (docs/fix.md).
+NOT_BLOCKING = frozenset({"placeholder-value", "assertion-mismatch", "verification-record-invalid",
+                          "reader-locator-invalid", "source-kinds-mismatch"})
+# entry.json members a person writes and no pin reads; a member refusal under one of them does not block.
+PERSON_MEMBERS = frozenset({"title", "description", "compatibility", "upgrade", "pack", "requires", "sourceKinds",
+                            "licence", "author", "assertion", "verification"})
+_MEMBER_CODES = frozenset({"entry-member-missing", "entry-member-unknown", "entry-member-invalid",
+                           "entry-member-forbidden"})
+
+
+def blocks(refusal: Refusal) -> bool:
+    """Whether a refusal withholds `exchange fix`: it is wrong in a way no pin fixes and a pin reads it."""
+    if refusal.code in REPAIRED or refusal.code in NOT_BLOCKING:
+        return False
+    path = refusal.path or ""
+    if refusal.code in ("entry-file-missing", "file-over-bound") and path.endswith("/README.md"):
+        return False
+    if refusal.code in _MEMBER_CODES and refusal.pointer:
+        first = refusal.pointer.split("/")[1]
+        # the list of fixtures holding none yet (a new entry before its first recording) reads as /fixtures
+        return first not in PERSON_MEMBERS and refusal.pointer != "/fixtures"
+    return True
+
+
+@dataclass(frozen=True)
+class Change:
+    """One pin that changes: the file (catalog-relative), the member, and old and new values as
+    printable text (digests and grammar-valid artifact pairs; anything else described)."""
+
+    file: str
+    member: str
+    old: str
+    new: str
+
+    def line(self) -> str:
+        return f"{self.file}: {self.member}: {self.old} -> {self.new}"
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why nothing was written: the file and the reason (the gate's refusal code and detail, or
+    code None for a reason of fix's own)."""
+
+    file: str
+    code: str | None
+    why: str
+
+    def line(self) -> str:
+        return f"{self.file}: {self.code}: {self.why}" if self.code else f"{self.file}: {self.why}"
+
+
+@dataclass
+class Plan:
+    """Every change and the bytes to write (path -> bytes, catalog-relative), or the blockers."""
+
+    changes: list[Change] = field(default_factory=list)
+    writes: dict[str, bytes] = field(default_factory=dict)
+    blockers: list[Blocker] = field(default_factory=list)
+    entries: int = 0
+
+
+def pinnable(check: EntryCheck) -> bool:
+    """A manifest row can pin the entry: a readable entry.json with its kind, under a directory whose
+    path is well-formed text (the rule `exchange manifest` and `exchange fix` share)."""
+    return check.kind is not None and "entry.json" in check.stored and well_formed(check.path)
+
+
+def entry_checks(tree: Tree) -> list[EntryCheck]:
+    """Every entry directory's checks but replay, scans and history, in id byte order (TreeError on I/O)."""
+    paths, _stray = entry_directories(tree)
+    return [check_entry_directory(tree, p) for p in paths]
+
+
+class _Overlay:
+    """A Tree that reads `files` (path -> bytes) in place of the tree's bytes, for the re-check."""
+
+    def __init__(self, tree: Tree, files: dict[str, bytes]) -> None:
+        self.tree, self.files = tree, files
+        self.label = tree.label
+        self.repository = getattr(tree, "repository", None)
+
+    def stat(self, path: str) -> Node:
+        if path in self.files:
+            return Node(path.rsplit("/", 1)[-1], FILE, len(self.files[path]))
+        return self.tree.stat(path)
+
+    def list(self, path: str) -> list[Node]:
+        prefix = f"{path}/" if path else ""
+        return [Node(n.name, FILE, len(self.files[prefix + n.name])) if prefix + n.name in self.files else n
+                for n in self.tree.list(path)]
+
+    def read(self, path: str, limit: int) -> bytes:
+        if path in self.files:
+            data = self.files[path]
+            if len(data) > limit:
+                raise TooLarge(path, len(data), limit)
+            return data
+        return self.tree.read(path, limit)
+
+
+def _blockers(check: EntryCheck) -> list[Blocker]:
+    out = [Blocker(r.path or check.path, r.code, r.detail) for r in check.refusals if blocks(r)]
+    if not out and not pinnable(check):
+        out.append(Blocker(check.path, None, "not an entry a row can pin (a readable entry.json with its kind, "
+                                             "under a directory named by an id)"))
+    return out
+
+
+def _artifact_text(pair: Any) -> str:
+    """An artifact pair for printing: only a pair of §3's artifact grammar is quoted."""
+    if artifact_problem(pair) is None:
+        return json.dumps(pair, ensure_ascii=False, separators=(", ", ": "))
+    return "(a pair outside §3's artifact grammar)" if pair is not None else "(absent)"
+
+
+def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
+    """entry.json's bytes with every pin recomputed (None when a pin cannot be computed: a blocker)."""
+    path = f"{check.path}/entry.json"
+    data = tree.read(path, docs.ENTRY_BOUND)
+    entry = check.entry
+    changes: list[Change] = []
+
+    def blocked(code: str | None, why: str, file: str = path) -> None:
+        plan.blockers.append(Blocker(file, code, why))
+
+    try:
+        ref = entry.get("dialect")
+        if isinstance(ref, dict) and check.document is not None:
+            if "formatVersion" in ref and entry.get("kind") == "dialect" and isinstance(check.document, dict):
+                pair = {"id": check.document.get("id"), "version": check.document.get("version")}
+                if artifact_problem(pair) is not None:
+                    blocked("artifact-malformed", "dialect.json's root id and version are not an artifact pair of "
+                                                  "§3's grammar; fix the document", f"{check.path}/dialect.json")
+                    return None
+                old = entry.get("artifact")
+                if old is None:
+                    data = insert_member(data, (), "artifact", pair, after="dialect")
+                    changes.append(Change(path, "/artifact", "(absent)", _artifact_text(pair)))
+                elif old != pair:
+                    for name in ("id", "version"):
+                        if old.get(name) != pair[name]:
+                            data = replace_member(data, ("artifact", name), pair[name])
+                    changes.append(Change(path, "/artifact", _artifact_text(old), _artifact_text(pair)))
+            try:
+                new = canonical_digest(check.document)
+            except CanonError as exc:
+                blocked("dialect-digest-mismatch", f"dialect.json has no canonical form ({exc}); fix the document",
+                        f"{check.path}/dialect.json")
+                return None
+            if ref.get("digest") != new:
+                data = replace_member(data, ("dialect", "digest"), new)
+                changes.append(Change(path, "/dialect/digest", ref["digest"], new))
+        out = entry.get("output")
+        if isinstance(out, dict) and check.output_document is not None:
+            try:
+                new = canonical_digest(check.output_document)
+            except CanonError as exc:
+                blocked("output-digest-mismatch", f"output.json has no canonical form ({exc}); fix the document",
+                        f"{check.path}/output.json")
+                return None
+            if out.get("digest") != new:
+                data = replace_member(data, ("output", "digest"), new)
+                changes.append(Change(path, "/output/digest", out["digest"], new))
+        fixtures = entry.get("fixtures") if isinstance(entry.get("fixtures"), list) else []
+        for i, item in enumerate(fixtures):
+            prep = f"{check.path}/{item['path']}/preparation.json"
+            new = digest(tree.read(prep, docs.PREPARATION_BOUND))
+            if item.get("preparationDigest") != new:
+                data = replace_member(data, ("fixtures", i, "preparationDigest"), new)
+                changes.append(Change(path, f"/fixtures/{i}/preparationDigest", item["preparationDigest"], new))
+    except (JsonEditError, TreeError, TooLarge) as exc:
+        blocked(None, f"the pins could not be recomputed: {exc}")
+        return None
+    plan.changes += changes
+    return data
+
+
+def _manifest_changes(current: bytes | None, rows: list[dict]) -> list[Change]:
+    """The rows that change, member by member; old values printed only where they pass a grammar."""
+    if current is None:
+        return [Change(MANIFEST, "(the file)", "(absent)", f"{len(rows)} row(s)")]
+    try:
+        old_rows = json.loads(current)
+        if not isinstance(old_rows, list) or not all(isinstance(r, dict) for r in old_rows):
+            raise ValueError
+    except (ValueError, RecursionError):
+        return [Change(MANIFEST, "(the file)", "(not a readable manifest)", f"{len(rows)} row(s)")]
+    by_id = {r.get("id"): r for r in old_rows if isinstance(r.get("id"), str)}
+    out = []
+    for row in rows:
+        old = by_id.pop(row["id"], None)
+        where = f"row {row['id']}"
+        if old is None:
+            out.append(Change(MANIFEST, where, "(absent)", "(added)"))
+            continue
+        for member in ("kind", "path", "entryDigest", "dialectDigest", "outputDigest"):
+            if old.get(member) != row.get(member):
+                out.append(Change(MANIFEST, f"{where}/{member}", _printable(old.get(member), member),
+                                  _printable(row.get(member), member)))
+        if old.get("fixtures") != row["fixtures"]:
+            listed = ", ".join(f["name"] for f in row["fixtures"]) or "none"
+            out.append(Change(MANIFEST, f"{where}/fixtures", "(differs)", f"(re-listed: {listed})"))
+    for rid in by_id:
+        shown = rid if ENTRY_ID.fullmatch(rid) and len(rid) <= 128 else f"(an id of {len(rid)} characters)"
+        out.append(Change(MANIFEST, f"row {shown}", "(present)", "(removed: no such entry)"))
+    if not out and [r.get("id") for r in old_rows] != [r["id"] for r in rows]:
+        out.append(Change(MANIFEST, "(row order)", "(not by id)", "(by id as UTF-8 bytes)"))
+    if not out:
+        out.append(Change(MANIFEST, "(layout)", "(differs)", "(as exchange manifest --write writes it)"))
+    return out
+
+
+def _printable(value: Any, member: str) -> str:
+    if value is None:
+        return "(absent)"
+    if member == "kind":
+        return value if value in ("dialect", "preset") else "(not a kind)"
+    if member == "path":
+        return value if isinstance(value, str) and value.startswith("entries/") and ENTRY_ID.fullmatch(
+            value[8:].replace("/", ".", 1)) else "(not an entry path)"
+    return value if is_digest(value) else "(not a digest)"
+
+
+def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
+    """Every pin of the catalog recomputed from the files; `manifest_current` is manifest.json's
+    stored bytes (None when absent). Reads only; TreeError on an I/O failure of the tree itself."""
+    plan = Plan()
+    checks = entry_checks(tree)
+    plan.entries = len(checks)
+    edited: dict[str, bytes] = {}
+    for check in checks:
+        found = _blockers(check)
+        if found:
+            plan.blockers += found
+            continue
+        data = _pin_entry(tree, check, plan)
+        if data is None:
+            continue
+        if data != tree.read(f"{check.path}/entry.json", docs.ENTRY_BOUND):
+            edited[f"{check.path}/entry.json"] = data
+    if plan.blockers:
+        plan.changes, plan.writes = [], {}
+        return plan
+    overlay = _Overlay(tree, edited)
+    rechecked = entry_checks(overlay)
+    for check in rechecked:
+        for r in check.refusals:
+            if blocks(r) or r.code in REPAIRED:
+                plan.blockers.append(Blocker(r.path or check.path, r.code,
+                                             f"still refused after the pins were recomputed: {r.detail}"))
+    if plan.blockers:
+        plan.changes, plan.writes = [], {}
+        return plan
+    rows = [compute_row(c) for c in rechecked]
+    manifest = write_manifest(rows)
+    plan.writes = dict(edited)
+    if manifest != manifest_current:
+        plan.changes += _manifest_changes(manifest_current, rows)
+        plan.writes[MANIFEST] = manifest
+    return plan
+
+
+__all__ = ["Plan", "Change", "Blocker", "plan_fix", "pinnable", "entry_checks", "blocks", "REPAIRED", "NOT_BLOCKING",
+           "PERSON_MEMBERS"]

@@ -1,0 +1,120 @@
+"""The placeholder values `exchange new` writes, in one place: the scaffold writes them and the gate
+refuses every one that remains (issue #9, "Placeholders never pass"; code `placeholder-value`).
+
+A placeholder is a value no real entry carries by accident: each is written by the scaffold only,
+so finding one anywhere in an entry means a part a person must write is still unwritten.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..quoting import schema_words
+
+# Human parts of entry.json the scaffold cannot know.
+TITLE_SUFFIX = "(describe it)"
+REPLACE_ME = "replace-me"
+PACK_ID = "https://example.org/packs/replace-me"
+# The scaffold's example dialect and output documents.
+EXAMPLE_PLATFORM = "example-platform"
+EXAMPLE_OPERATION = "example-read"
+EXAMPLE_TOOL = "example_tool"
+# The scaffold's README body.
+README_TEXT = "What this dialect is for, in the publisher's words."
+PRESET_README_TEXT = "What this preset is for, in the publisher's words."
+
+# Every marker the gate looks for; a value holding one of these is refused as placeholder-value.
+MARKERS: tuple[str, ...] = (TITLE_SUFFIX, REPLACE_ME, EXAMPLE_PLATFORM, EXAMPLE_OPERATION, EXAMPLE_TOOL,
+                            README_TEXT, PRESET_README_TEXT)
+
+# The scaffold's stand-in for a digest it cannot know yet (a fixture's preparationDigest before the
+# fixture is recorded). Not a marker: a digest member holding it is already refused by the digest
+# mismatch the gate reports for that member (preparation-digest-mismatch, dialect-digest-mismatch…),
+# and `exchange fix` replaces it; refusing it twice would only repeat the finding.
+ZERO_DIGEST = "sha256:" + "0" * 64
+
+# Member names printed in a pointer: the segment grammar of RFC 0019 §3 "Reader locators"
+# ([A-Za-z0-9_.-]), at most 64 characters; any other name is author text and is described by its
+# position in its object instead (docs/entry-format.md "placeholder-value").
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+_TOKEN = "A-Za-z0-9_-"
+
+
+def _pattern(marker: str) -> re.Pattern:
+    """A marker found as a whole token: where it begins or ends with a name character, the next
+    character outside it is not one ([A-Za-z0-9_-]), so `example-platforms-team` or `no-replace-me`
+    is not the marker while `https://example.org/packs/replace-me` and `x (describe it)` are."""
+    before = f"(?<![{_TOKEN}])" if re.match(f"[{_TOKEN}]", marker) else ""
+    after = f"(?![{_TOKEN}])" if re.match(f"[{_TOKEN}]", marker[-1]) else ""
+    return re.compile(before + re.escape(marker) + after)
+
+
+_PATTERNS = tuple((marker, _pattern(marker)) for marker in MARKERS)
+
+
+def marker_in(text: str) -> str | None:
+    """The first marker `text` holds as a whole token, or None (a value holding one anywhere is a
+    placeholder)."""
+    for marker, pattern in _PATTERNS:
+        if pattern.search(text):
+            return marker
+    return None
+
+
+def in_json(value: object, at: tuple = ()) -> list[tuple[tuple, str]]:
+    """Every string value (at any depth) holding a marker: (the path as (name, position) or index
+    steps, the marker), in document order. Member names are not values and are not searched."""
+    out: list[tuple[tuple, str]] = []
+    stack: list[tuple[tuple, object]] = [(at, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            marker = marker_in(item)
+            if marker is not None:
+                out.append((where, marker))
+        elif isinstance(item, dict):
+            stack.extend(reversed([(where + ((name, k),), v) for k, (name, v) in enumerate(item.items())]))
+        elif isinstance(item, list):
+            stack.extend(reversed([(where + (i,), v) for i, v in enumerate(item)]))
+    return out
+
+
+def pointer_text(where: tuple) -> str:
+    """An RFC 6901 pointer for a path from `in_json`; a member name outside the safe grammar is
+    written as `[member N]` (its 1-based position in its object), never quoted."""
+    parts = []
+    for step in where:
+        if isinstance(step, int):
+            parts.append(str(step))
+        else:
+            name, position = step
+            # shown only when it is one of our schema's names: a word of the segment grammar may still be a
+            # token the author pasted (issue #11 item 3; quoting.schema_words)
+            parts.append(name if name in schema_words() else f"[member {position + 1}]")
+    return "/" + "/".join(parts) if parts else "(the root)"
+
+
+def pointer_of(where: tuple) -> str:
+    """A JSON Pointer for a Refusal's `pointer` (annotations find its line): the path up to its first
+    member name outside the safe grammar, so no author-chosen name is ever part of it."""
+    parts = []
+    for step in where:
+        if isinstance(step, int):
+            parts.append(str(step))
+        elif _SAFE_NAME.fullmatch(step[0]):
+            parts.append(step[0])
+        else:
+            break
+    return "/" + "/".join(parts) if parts else ""
+
+
+def in_text(text: str) -> list[tuple[int, str]]:
+    """Every line of a text (README.md) holding a marker: (1-based line number, the marker)."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        marker = marker_in(line)
+        if marker is not None:
+            out.append((number, marker))
+    return out

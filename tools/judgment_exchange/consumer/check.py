@@ -1,0 +1,235 @@
+"""A consumer's checks of a tagged release before import (RFC 0019 §7; docs/release-contract.md).
+
+The release is the tag resolved to its commit (annotated tags peeled); every file is read as a blob
+of that commit. The same gate as the catalog's CI runs on those bytes: the consumer relies on no
+catalog CI result. History is read when asked (up to maxHistoryReleases earlier releases); without
+it the report says `artifact-history-unchecked`, which is neither a refusal nor proof. Against a lock
+(lock.py) it refuses a moved tag, a lower tag and an entry changed without an upgrade note.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+
+from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+from ..catalog.grammar import release_key
+from ..refusal import Refusal, Report
+from ..tree import GitTree, TooLarge, TreeError
+from .lock import FULL_COMMIT, Lock, normal_location
+
+UNCHECKED = "artifact-history-unchecked"
+MAX_HISTORY = 128
+MOVED, LOWER, CHANGED = "release-tag-moved", "release-tag-lower", "entry-changed-without-upgrade"
+LOCATION_MISMATCH = "lock-location-mismatch"
+
+
+class LocationError(Exception):
+    """The catalog location, or an object of the release, cannot be read (exit 4)."""
+
+
+@dataclass
+class ReleaseCheck:
+    """What a consumer retains and reviews: location, tag, resolved commit, the gate's report, and the
+    lock state this release would record (`state`, when the check passed)."""
+
+    location: str
+    tag: str
+    commit: str | None = None
+    report: Report = field(default_factory=Report)
+    state: Lock | None = None
+
+    def as_json(self) -> dict:
+        out = {"location": self.location, "tag": self.tag}
+        if self.commit:
+            out["commit"] = self.commit
+        return out | self.report.as_json() | {"results": self.report.results()}
+
+
+_CLASS_NAME = re.compile(r" \([A-Z][A-Za-z]*(?:Error|Exception|Object|Name)\)")
+
+
+def unreadable(exc: Exception) -> str:
+    """An object-database failure for a consumer: what could not be read and what to do, without the
+    exception class the tree's message carries (issue #10 item 8)."""
+    return (_CLASS_NAME.sub("", str(exc)) + "; the repository is incomplete or damaged: fetch the release again "
+            "(git fetch --tags), or see git fsck")
+
+
+def full_commit(value: str) -> str:
+    """A full 40-hex commit id, lowercased; ValueError (a bad invocation) for anything else."""
+    if FULL_COMMIT.fullmatch(value.lower()) is None:
+        raise ValueError("--expect-commit takes a full commit id: 40 hexadecimal digits")
+    return value.lower()
+
+
+def open_location(location: str, workdir: str):
+    """A local directory holding the catalog's repository, or a git URL cloned bare into `workdir`."""
+    import git
+
+    try:
+        if os.path.isdir(location):
+            return git.Repo(location)
+    except Exception as exc:  # GitPython raises several types for a directory that is no repository
+        raise LocationError(f"{location}: not a git repository (give the directory holding the catalog's "
+                            "repository, or its git URL)") from exc
+    if os.path.exists(location):
+        raise LocationError(f"{location}: not a directory (give the directory holding the catalog's repository, "
+                            "or its git URL)")
+    try:
+        return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True)
+    except Exception as exc:  # GitPython raises GitCommandError and others for a location it cannot clone
+        raise LocationError(f"{location}: no such directory, and git cannot clone it as a repository") from exc
+
+
+def resolve_tag(repo, tag: str) -> tuple[str | None, Refusal | None]:
+    """The commit a release tag names (§7): the grammar, a tag that exists, a commit once peeled."""
+    if release_key(tag) is None:
+        return None, Refusal("release-tag-invalid", None, f"{tag!r} is not a release tag vMAJOR.MINOR.PATCH")
+    try:
+        ref = repo.tags[tag]
+    except (IndexError, KeyError):
+        return None, Refusal("release-tag-invalid", None, f"no tag {tag} in the catalog")
+    try:
+        obj = ref.object
+        while obj.type == "tag":
+            obj = obj.object
+    except Exception:  # GitPython raises ValueError, BadName or others for a damaged reference
+        return None, Refusal("release-tag-invalid", None, f"{tag} cannot be resolved: its reference or tag "
+                                                          "object is damaged")
+    if obj.type != "commit":
+        return None, Refusal("release-tag-invalid", None, f"{tag} resolves to a {obj.type}, not a commit")
+    return obj.hexsha, None
+
+
+def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
+    """The lock's rules before any gate runs: the same catalog, no lower tag, the locked tag unmoved."""
+    out: list[Refusal] = []
+    if normal_location(location) != lock.location:
+        out.append(Refusal(LOCATION_MISMATCH, None, f"the lock was written for another catalog location than "
+                                                    f"{location}; check that catalog, or use its own lock"))
+        return out
+    if release_key(tag) < release_key(lock.tag):
+        out.append(Refusal(LOWER, None, f"{tag} is lower than the locked {lock.tag}: a consumer never moves to a "
+                                        "lower release"))
+    commit, refusal = resolve_tag(repo, lock.tag)
+    if refusal is not None:
+        out.append(Refusal(MOVED, None, f"the locked {lock.tag} no longer resolves to the locked commit "
+                                        f"{lock.commit}: {refusal.detail}"))
+    elif commit != lock.commit:
+        out.append(Refusal(MOVED, None, f"the locked {lock.tag} now resolves to {commit}, not the locked "
+                                        f"{lock.commit}"))
+    return out
+
+
+def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int | None) -> Report:
+    """The catalog's own gate on the release's blobs (§§4, 7); LocationError when an object is unreadable."""
+    path = repo.git_dir if repo.bare else repo.working_tree_dir
+    options = GateOptions(entries=entries or [], history=history is not None, repository=str(path),
+                          release_tag=tag, max_history=history)
+    try:
+        report = check_catalog(GitTree(repo, commit), options)
+    except (TreeError, CatalogUnreadable) as exc:
+        raise LocationError(f"{tag} at {commit}: {unreadable(exc)}") from exc
+    if history is None:
+        report.history = UNCHECKED
+    return report
+
+
+def state_of(repo, location: str, tag: str, commit: str, checked: list[str]) -> Lock:
+    """The lock a passing check records: the manifest's digest and each checked entry's entryDigest."""
+    from ..catalog import documents as docs
+    from ..catalog.manifest import read_manifest
+
+    tree = GitTree(repo, commit)
+    try:
+        data = tree.read("manifest.json", docs.MANIFEST_BOUND)
+    except (TreeError, TooLarge) as exc:
+        raise LocationError(f"{tag} at {commit}: manifest.json: {unreadable(exc)}") from exc
+    rows = read_manifest(tree).rows
+    entries = {i: rows[i]["entryDigest"] for i in checked if i in rows}
+    return Lock(normal_location(location), tag, commit, "sha256:" + hashlib.sha256(data).hexdigest(), entries)
+
+
+def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) -> tuple[list[Refusal], list[str]]:
+    """Each locked entry whose entryDigest changed in this release must carry an `upgrade` note keyed by
+    the locked entryDigest (§3 upgrade; §7 reviewed upgrade), or be named by the reviewer (`approved`);
+    a locked entry absent from this release is withdrawn (noted, never refused: §7)."""
+    from ..catalog import documents as docs
+    from ..catalog.manifest import read_manifest
+
+    tree = GitTree(repo, commit)
+    rows = read_manifest(tree).rows
+    refusals, notes = [], []
+    for entry_id, locked in sorted(lock.entries.items(), key=lambda item: item[0].encode("utf-8")):
+        row = rows.get(entry_id)
+        if row is None:
+            notes.append(f"{entry_id} is withdrawn from this release; it stays imported at {lock.commit}")
+            continue
+        if row["entryDigest"] == locked:
+            continue
+        read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
+        notes_of = read.value.get("upgrade") if isinstance(read.value, dict) else None
+        if isinstance(notes_of, dict) and isinstance(notes_of.get(locked), str):
+            continue
+        if entry_id in approved:
+            notes.append(f"{entry_id} changed without an upgrade note keyed by {locked}; approved by the reviewer "
+                         "(--approve-change)")
+            continue
+        refusals.append(Refusal(CHANGED, f"{row['path']}/entry.json", f"entryDigest changed from the locked {locked} "
+                                f"to {row['entryDigest']}, and entry.json has no upgrade note keyed by {locked}; "
+                                "review it with exchange upgrade-diff LOCATION --lock FILE TAG",
+                                entry=entry_id))
+    return refusals, notes
+
+
+def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
+               expect_commit: str | None, lock: Lock | None, approved: frozenset[str]) -> ReleaseCheck:
+    """release_check on a repository already open."""
+    result = ReleaseCheck(location, tag)
+    result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
+    commit, refusal = resolve_tag(repo, tag)
+    result.commit = commit
+    if refusal:
+        result.report.refusals.append(refusal)
+        return result
+    if expect_commit:
+        result.report.checks.append("the retained commit")
+        if commit != expect_commit:
+            result.report.refusals.append(Refusal(
+                MOVED, None, f"{tag} now resolves to {commit}, not the retained {expect_commit}"))
+            return result
+    if lock is not None:
+        result.report.checks.append("the lock")
+        refusals = lock_refusals(repo, location, tag, lock)
+        if refusals:
+            result.report.refusals.extend(refusals)
+            return result
+    checks = result.report.checks
+    result.report = gate(repo, tag, commit, entries=entries, history=history)
+    result.report.checks = checks + result.report.checks
+    if lock is not None and result.report.passed and commit != lock.commit:
+        refusals, notes = upgrade_refusals(repo, commit, lock, approved)
+        result.report.refusals.extend(refusals)
+        result.report.notes.extend(notes)
+    if result.report.passed:
+        result.state = state_of(repo, location, tag, commit, result.report.checked)
+    return result
+
+
+def release_check(location: str, tag: str, *, entries: list[str] | None = None, history: int | None = MAX_HISTORY,
+                  expect_commit: str | None = None, lock: Lock | None = None,
+                  approved: frozenset[str] = frozenset()) -> ReleaseCheck:
+    """Verify a tagged release before import (§7); `history` None reads no history. `expect_commit` is a
+    full 40-hex commit id (ValueError otherwise); `lock` holds the release to what was imported."""
+    expected = full_commit(expect_commit) if expect_commit is not None else None
+    with tempfile.TemporaryDirectory(prefix="exchange-release-") as workdir:
+        repo = open_location(location, workdir)
+        try:
+            return check_open(repo, location, tag, entries=entries, history=history, expect_commit=expected,
+                              lock=lock, approved=approved)
+        finally:
+            repo.close()

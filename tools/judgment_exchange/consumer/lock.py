@@ -1,0 +1,142 @@
+"""The consumer's lock (RFC 0019 §7 "The consumer retains the catalog location, tag, resolved commit and
+manifest for the import"; issue #10 item 5; docs/release-contract.md, "The lock").
+
+A lock is one closed JSON object:
+
+    {"lockVersion": 1, "location": "<as given; a local directory made absolute>",
+     "tag": "vMAJOR.MINOR.PATCH", "commit": "<40 lowercase hex>",
+     "manifestDigest": "sha256:<hex over manifest.json's stored bytes at that commit>",
+     "entries": {"<id>": "<the row's entryDigest>", ...}}
+
+Every member is required; no other member is admitted. It is written with sorted keys, two-space
+indentation, ASCII only and a final newline, atomically (a temporary file beside it, then a rename or a
+link), and never through a symlink.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass, field
+
+from ..canon import is_digest
+from ..catalog.grammar import ENTRY_ID, release_key
+from ..jsonstrict import Bounds, JsonRefusal, integer, loads
+from ..refusal import Refusal
+from ..tree import read_regular
+
+LOCK_VERSION = 1
+LOCK_BOUND = 1024 * 1024
+MAX_ENTRIES = 1024
+MEMBERS = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag")
+FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
+MALFORMED = "lock-malformed"
+
+
+@dataclass(frozen=True)
+class Lock:
+    """What an installation imported: one release of one catalog and each imported entry's entryDigest."""
+
+    location: str
+    tag: str
+    commit: str
+    manifest_digest: str
+    entries: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        ordered = dict(sorted(self.entries.items(), key=lambda item: item[0].encode("utf-8")))
+        return {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
+                "manifestDigest": self.manifest_digest, "entries": ordered}
+
+    def encode(self) -> bytes:
+        return (json.dumps(self.as_json(), indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def normal_location(location: str) -> str:
+    """A local directory as its absolute path (so `.` and `./repo` name one catalog); a URL as given."""
+    return os.path.abspath(location) if os.path.isdir(location) else location
+
+
+def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
+    """A lock's bytes held to the closed form above; `lock-malformed` names the member otherwise."""
+
+    def refused(detail: str) -> tuple[None, Refusal]:
+        return None, Refusal(MALFORMED, path, f"{detail}; restore the lock from your records, or remove it and "
+                                              "check the release you imported again")
+
+    if len(data) > LOCK_BOUND:
+        return refused(f"over the bound of {LOCK_BOUND} bytes")
+    try:
+        value = loads(data, Bounds(max_bytes=LOCK_BOUND, max_depth=4))
+    except JsonRefusal as exc:
+        return refused(f"not one strict JSON value ({exc.detail})")
+    if not isinstance(value, dict):
+        return refused("a lock is a JSON object")
+    unknown = sorted(set(value) - set(MEMBERS))
+    missing = [m for m in MEMBERS if m not in value]
+    if unknown:
+        return refused(f"{len(unknown)} member(s) a lock does not have (it holds exactly {', '.join(MEMBERS)})")
+    if missing:
+        return refused(f"member {missing[0]} is missing")
+    if integer(value["lockVersion"]) != LOCK_VERSION:
+        return refused(f"lockVersion is {LOCK_VERSION}")
+    location = value["location"]
+    if not isinstance(location, str) or not 1 <= len(location) <= 4096:
+        return refused("location is a string of 1 to 4096 characters")
+    if not isinstance(value["tag"], str) or release_key(value["tag"]) is None:
+        return refused("tag is a release tag vMAJOR.MINOR.PATCH")
+    if not isinstance(value["commit"], str) or FULL_COMMIT.fullmatch(value["commit"]) is None:
+        return refused("commit is a full commit id, 40 lowercase hexadecimal digits")
+    if not is_digest(value["manifestDigest"]):
+        return refused("manifestDigest is sha256: and 64 lowercase hexadecimal digits")
+    entries = value["entries"]
+    if not isinstance(entries, dict) or len(entries) > MAX_ENTRIES:
+        return refused(f"entries is an object of at most {MAX_ENTRIES} members, id to entryDigest")
+    for i, (entry_id, digest) in enumerate(entries.items()):
+        if not 3 <= len(entry_id) <= 128 or ENTRY_ID.fullmatch(entry_id) is None:
+            return refused(f"entries member {i + 1} is not named by an entry id")
+        if not is_digest(digest):
+            return refused(f"entries member {entry_id}: the value is an entryDigest (sha256: and 64 hex)")
+    return Lock(location, value["tag"], value["commit"], value["manifestDigest"], dict(entries)), None
+
+
+def load(path: str) -> tuple[Lock | None, Refusal | None]:
+    """The lock at `path`: (None, None) when there is none; OSError when it cannot be read (a symlink,
+    a directory or a FIFO there is refused, never followed or waited on)."""
+    try:
+        data = read_regular(path, LOCK_BOUND)
+    except FileNotFoundError:
+        return None, None
+    return decode(data, path)
+
+
+def write(path: str, lock: Lock, *, replace: bool) -> None:
+    """Write the lock atomically, never through a symlink: a temporary file in the same directory, then
+    a link that fails when the file appeared meanwhile (`replace` False), or a rename over the regular
+    file there (`replace` True). OSError when anything but a regular file is there."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and (not replace or not stat.S_ISREG(st.st_mode)):
+        code = errno.EEXIST if stat.S_ISREG(st.st_mode) else errno.EPERM
+        raise OSError(code, "not a regular file the lock can replace; nothing written" if code == errno.EPERM
+                      else "a lock appeared there meanwhile; nothing written", path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".exchange-lock-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(lock.encode())
+            fh.flush()
+            os.fsync(fh.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails with EEXIST instead of replacing what appeared meanwhile
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,103 @@
+"""The release ledger, releases.json: one closed row per release, append-only (docs/releasing.md, issue #10).
+
+Pure functions from bytes to rows and back. A row is {tag, manifestDigest, commit, previous, date}:
+the release tag (§3's grammar), sha256 over the release's manifest.json bytes, the commit the release
+was checked at (the release commit's first parent), the previous release's tagged commit (null for the
+first row) and the UTC date the row was written. Rows are in strictly increasing tag order.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+
+from .. import jsonstrict
+from ..catalog.grammar import release_key
+
+LEDGER = "releases.json"
+LEDGER_MAX_BYTES = 1 << 20
+MEMBERS = ("tag", "manifestDigest", "commit", "previous", "date")
+
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class LedgerFormError(Exception):
+    """releases.json that is not a JSON array of closed rows in increasing tag order."""
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One release as the ledger records it."""
+
+    tag: str
+    manifest_digest: str
+    commit: str
+    previous: str | None
+    date: str
+
+    @property
+    def version(self) -> tuple[int, int, int]:
+        key = release_key(self.tag)
+        assert key is not None  # read_ledger admits only tags in the grammar
+        return key
+
+    def as_json(self) -> dict:
+        return {"tag": self.tag, "manifestDigest": self.manifest_digest, "commit": self.commit,
+                "previous": self.previous, "date": self.date}
+
+
+def _date(value: object) -> bool:
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _row(index: int, item: object) -> LedgerRow:
+    where = f"row {index + 1}"
+    if not isinstance(item, dict):
+        raise LedgerFormError(f"{where} is not an object")
+    if set(item) != set(MEMBERS):
+        raise LedgerFormError(f"{where} does not have exactly the members {', '.join(MEMBERS)}")
+    tag = item["tag"]
+    if not isinstance(tag, str) or release_key(tag) is None:
+        raise LedgerFormError(f"{where}: tag is not a release tag vMAJOR.MINOR.PATCH")
+    if not isinstance(item["manifestDigest"], str) or not _DIGEST.fullmatch(item["manifestDigest"]):
+        raise LedgerFormError(f"{where} ({tag}): manifestDigest is not sha256: and 64 lowercase hex digits")
+    if not isinstance(item["commit"], str) or not _COMMIT.fullmatch(item["commit"]):
+        raise LedgerFormError(f"{where} ({tag}): commit is not a full 40-hex commit id")
+    previous = item["previous"]
+    if previous is not None and (not isinstance(previous, str) or not _COMMIT.fullmatch(previous)):
+        raise LedgerFormError(f"{where} ({tag}): previous is not null or a full 40-hex commit id")
+    if not _date(item["date"]):
+        raise LedgerFormError(f"{where} ({tag}): date is not a calendar date YYYY-MM-DD")
+    return LedgerRow(tag, item["manifestDigest"], item["commit"], previous, item["date"])
+
+
+def read_ledger(data: bytes) -> list[LedgerRow]:
+    """The ledger's rows, or LedgerFormError: strict JSON (§1 reading), closed rows, increasing tags."""
+    try:
+        value = jsonstrict.loads(data, jsonstrict.Bounds(max_bytes=LEDGER_MAX_BYTES))
+    except jsonstrict.JsonRefusal as exc:
+        raise LedgerFormError(f"releases.json is not strict JSON within 1 MiB ({exc.detail})") from None
+    if not isinstance(value, list):
+        raise LedgerFormError("releases.json is not a JSON array")
+    rows = [_row(index, item) for index, item in enumerate(value)]
+    for index, (before, after) in enumerate(zip(rows, rows[1:]), 2):
+        if after.version <= before.version:
+            raise LedgerFormError(f"row {index} ({after.tag}) is not above row {index - 1} ({before.tag}) in tag order")
+    return rows
+
+
+def render(rows: list[LedgerRow]) -> bytes:
+    """The ledger's bytes as `exchange release` writes them: an indented JSON array, one final newline."""
+    if not rows:
+        return b"[]\n"
+    return (json.dumps([r.as_json() for r in rows], indent=2) + "\n").encode("ascii")

@@ -1,0 +1,245 @@
+"""Main's first-parent history, and the release ledger held to it (docs/releasing.md; issue #10 items 1, 2).
+
+Only main's releases count. "Main" is the local `main` branch, else `origin/main`, else HEAD; a check
+of one commit (a consumer's `release-check`, which checks no branch ancestry, §7) uses that commit.
+The ledger names the releases; each row's release commit is the commit on main's first-parent history
+that added it (each distinct ledger blob read once through the ObjectStore), and tags corroborate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from git.refs.symbolic import SymbolicReference
+
+from ..refusal import Refusal
+from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
+from .codes import (
+    RELEASE_LEDGER_CHANGED,
+    RELEASE_LEDGER_INVALID,
+    RELEASE_LEDGER_MISSING,
+    RELEASE_ROW_MISMATCH,
+    RELEASE_TAG_MISMATCH,
+    RELEASE_TAG_MISSING,
+    RELEASE_TAG_UNRECORDED,
+)
+from .forms import MANIFEST_MAX_BYTES
+from .ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger
+from .model import Release
+from .tags import Tags, release_key
+
+MAIN_REFS = ("refs/heads/main", "refs/remotes/origin/main", "HEAD")
+
+
+def find_main(repo, store: ObjectStore) -> tuple[str | None, str]:
+    """Main's tip commit and the reference it came from; (None, reason) when none names a commit."""
+    for ref in MAIN_REFS:
+        try:
+            hexsha = SymbolicReference.dereference_recursive(repo, ref)
+        except (ValueError, OSError, TypeError):
+            continue
+        try:
+            kind, commit = store.peel(hexsha)
+        except TreeError:
+            continue
+        if kind == "commit":
+            return commit, ref
+    return None, "no main, origin/main or HEAD commit"
+
+
+def first_parent_chain(store: ObjectStore, tip: str | None) -> list[str]:
+    """The commits of `tip`'s first-parent history, newest first (a missing commit raises TreeError)."""
+    chain: list[str] = []
+    commit = tip
+    while commit is not None:
+        chain.append(commit)
+        commit = store.first_parent(commit)
+    return chain
+
+
+class _Ledgers:
+    """The ledger at a commit, each distinct releases.json blob read and judged once."""
+
+    def __init__(self, store: ObjectStore) -> None:
+        self.store = store
+        self.cache: dict[str, list[LedgerRow]] = {}
+
+    def at(self, commit: str) -> list[LedgerRow] | None:
+        blob = ReleaseTree(self.store, commit, commit[:12]).blob_id(LEDGER)
+        if blob is None:
+            return None
+        if blob not in self.cache:
+            try:
+                self.cache[blob] = read_ledger(self.store.blob(blob, LEDGER_MAX_BYTES, LEDGER))
+            except TooLarge as exc:
+                raise LedgerFormError(f"releases.json at {commit[:12]} is over 1 MiB ({exc.size} bytes)") from None
+            except LedgerFormError as exc:
+                raise LedgerFormError(f"releases.json at {commit[:12]}: {exc}") from None
+        return self.cache[blob]
+
+
+def manifest_digest(data: bytes) -> str:
+    """A manifestDigest: sha256 over the manifest.json bytes as stored."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Outcome:
+    """What the ledger check found: the previous releases history reads, refusals and notes."""
+
+    previous: list[Release] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _refuse(out: Outcome, code: str, detail: str) -> None:
+    out.refusals.append(Refusal(code, LEDGER, detail))
+
+
+def _added(store: ObjectStore, ledgers: _Ledgers, chain: list[str], rows: list[LedgerRow], out: Outcome) -> dict[str, str]:
+    """Each tip row's tag to the commit on the chain that added it; an earlier ledger must be a prefix."""
+    added: dict[str, str] = {}
+    here = rows
+    for index, commit in enumerate(chain):
+        if not here:
+            break
+        parent = chain[index + 1] if index + 1 < len(chain) else None
+        before = (ledgers.at(parent) or []) if parent is not None else []
+        if here[: len(before)] != before:
+            _refuse(out, RELEASE_LEDGER_CHANGED, f"main's releases.json at {commit} is not its first parent's with "
+                    "rows appended: a ledger row was changed or removed (the ledger is append-only)")
+            break
+        new = here[len(before):]
+        if len(new) > 1:
+            _refuse(out, RELEASE_ROW_MISMATCH, f"commit {commit} adds {len(new)} ledger rows "
+                    f"({', '.join(r.tag for r in new)}); a release commit adds one")
+        for row in new:
+            added[row.tag] = commit
+        here = before
+    return added
+
+
+def _starts_empty(base: bytes | None, checked: bytes | None) -> bool:
+    """A pull request that adds an empty ledger where its base has none (how a catalog starts one)."""
+    if base is not None or checked is None:
+        return False
+    try:
+        return read_ledger(checked) == []
+    except LedgerFormError:
+        return False
+
+
+def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | None, out: Outcome) -> None:
+    """A row against the commit that added it: checked commit, tree, manifest and previous release."""
+    parent = store.first_parent(commit)
+    if row.commit != parent:
+        _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: the row records {row.commit} as the checked commit, but the "
+                f"commit that added it ({commit}) has first parent {parent}: the release commit was rewritten")
+    if parent is not None:
+        mine = dict(store.tree(store.root_tree(commit), ""))
+        theirs = dict(store.tree(store.root_tree(parent), ""))
+        mine.pop(LEDGER, None)
+        theirs.pop(LEDGER, None)
+        if mine != theirs:
+            _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: the release commit {commit} changes more than "
+                    "releases.json against its first parent")
+    blob = ReleaseTree(store, commit, row.tag).blob_id("manifest.json")
+    found = None if blob is None else manifest_digest(store.blob(blob, MANIFEST_MAX_BYTES, "manifest.json"))
+    if found != row.manifest_digest:
+        _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: the row's manifestDigest {row.manifest_digest} is not the "
+                f"manifest.json at its release commit {commit} ({found or 'no manifest.json'})")
+    if row.previous != previous:
+        _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: previous is {row.previous}, but the previous release's "
+                f"commit is {previous}")
+
+
+def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: str | None, tip_name: str,
+                release_tag: str | None, base_ledger: tuple[bytes | None] | None = None,
+                manifest: bytes | None = None) -> Outcome | None:
+    """The releases the ledger names, held to main's history and corroborated by the tags.
+
+    `checked` is the checked tree's releases.json (None: absent). Returns None when neither the
+    checked tree nor main has a ledger (a catalog without one: history is read from tags alone).
+    `base_ledger`, for a pull request, is (the base's releases.json or None,): any change is refused.
+    """
+    out = Outcome()
+    ledgers = _Ledgers(store)
+    chain = first_parent_chain(store, tip)
+    on_main = set(chain)
+    try:
+        tip_rows = ledgers.at(tip) if tip is not None else None
+    except LedgerFormError as exc:
+        _refuse(out, RELEASE_LEDGER_INVALID, f"{tip_name}: {exc}")
+        return out
+    if checked is None and tip_rows is None:
+        return None
+    made = None if release_tag is None else release_key(release_tag)
+    if base_ledger is not None and base_ledger[0] != checked and not _starts_empty(base_ledger[0], checked):
+        _refuse(out, RELEASE_LEDGER_CHANGED, "this change alters releases.json against its base; a pull request "
+                "never changes the ledger (only `exchange release` on main appends a row)")
+    if checked is None:
+        _refuse(out, RELEASE_LEDGER_MISSING, f"releases.json is missing here, but {tip_name} has one")
+        return out
+    try:
+        rows = read_ledger(checked)
+    except LedgerFormError as exc:
+        _refuse(out, RELEASE_LEDGER_INVALID, str(exc))
+        return out
+    tip_rows = tip_rows or []
+    try:
+        added = _added(store, ledgers, chain, tip_rows, out)
+    except LedgerFormError as exc:
+        _refuse(out, RELEASE_LEDGER_INVALID, f"on {tip_name}'s history: {exc}")
+        added = {}
+    by_tag = {r.tag: r for r in tags.releases}
+    for index, row in enumerate(tip_rows):
+        commit = added.get(row.tag)
+        if commit is None:
+            continue
+        previous = added.get(tip_rows[index - 1].tag) if index else None
+        _hold_row(store, row, commit, previous, out)
+        if row.tag in tags.not_commits:
+            _refuse(out, RELEASE_TAG_MISMATCH, f"{row.tag} names a {tags.not_commits[row.tag]}; the ledger's "
+                    f"release commit is {commit}")
+        elif row.tag not in by_tag:
+            _refuse(out, RELEASE_TAG_MISSING, f"the ledger records {row.tag} at {commit}, but there is no tag "
+                    f"{row.tag}: fetch the tags (git fetch --tags origin); a deleted release tag is refused")
+        elif by_tag[row.tag].commit != commit:
+            _refuse(out, RELEASE_TAG_MISMATCH, f"{row.tag} names {by_tag[row.tag].commit}, but the ledger's row was "
+                    f"added by {commit}: the tag was moved or re-created")
+    recorded = {r.tag for r in tip_rows}
+    for release in tags.releases:
+        if release.tag in recorded:
+            continue
+        if release.commit in on_main:
+            _refuse(out, RELEASE_TAG_UNRECORDED, f"tag {release.tag} names {release.commit} on {tip_name}'s "
+                    "first-parent history, but releases.json has no row for it")
+        elif made is None or release.version <= made:
+            out.notes.append(f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: "
+                             "it is not a release of main and is ignored")
+    _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out)
+    for row in rows:
+        if (made is None or row.version < made) and row.tag in added and row in tip_rows:
+            out.previous.append(Release(row.tag, row.version, added[row.tag]))
+    return out
+
+
+def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made, release_tag: str | None,
+                  manifest: bytes | None, tip_name: str, out: Outcome) -> None:
+    """The checked tree's ledger is main's, or a prefix of it holding every previous release."""
+    for index, row in enumerate(rows):
+        if index >= len(tip_rows):
+            _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) is not in {tip_name}'s releases.json: "
+                    "a release row is added only by `exchange release` on main")
+        elif row != tip_rows[index]:
+            _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) differs from row {index + 1} of "
+                    f"{tip_name}'s releases.json ({tip_rows[index].tag}): the ledger is append-only")
+    lacking = [r.tag for r in tip_rows[len(rows):] if made is None or r.version < made]
+    if lacking:
+        _refuse(out, RELEASE_LEDGER_CHANGED, f"releases.json here lacks {tip_name}'s releases {', '.join(lacking)}: "
+                "merge main (a row is never removed)")
+    own = [r for r in rows if r.tag == release_tag]
+    if own and manifest is not None and own[0].manifest_digest != manifest_digest(manifest):
+        _refuse(out, RELEASE_ROW_MISMATCH, f"{release_tag}: the row's manifestDigest is not this tree's manifest.json")
+
