@@ -278,7 +278,19 @@ def child(repo: Path, argv: list[str], env: dict | None = None) -> tuple[float, 
 
 
 def timed(repo: Path, argv: list[str], runs: int, expect: int | None = 0, env: dict | None = None) -> dict:
-    results = [child(repo, argv, env) for _ in range(runs)]
+    return summary([child(repo, argv, env) for _ in range(runs)], argv, expect)
+
+
+def interleaved(repo: Path, argvs: list[list[str]], runs: int) -> list[dict]:
+    """Before and after in turn, so a change in the machine's load falls on both alike."""
+    results: list[list] = [[] for _ in argvs]
+    for _ in range(runs):
+        for i, argv in enumerate(argvs):
+            results[i].append(child(repo, argv))
+    return [summary(r, argv, 0) for r, argv in zip(results, argvs)]
+
+
+def summary(results: list, argv: list[str], expect: int | None) -> dict:
     codes = {r[2] for r in results}
     if expect is not None and codes != {expect}:
         raise SystemExit(f"{' '.join(argv)} exited {codes}, not {expect}:\n{results[0][3]}")
@@ -379,18 +391,21 @@ def main() -> None:
           f"{files} files, {size / 1e6:.1f} MB, {info['releases']} releases (built in {info['built_seconds']} s)")
     print("mix: " + ", ".join(f"{k} {v}" for k, v in info["kinds"].items()))
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; {runs} runs per figure, "
-          "whole process, wall clock")
+          "whole process, wall clock and CPU (user + system)")
     exchange = [sys.executable, "-m", "judgment_exchange"]
     baseline = files_baseline(repo, runs)
     blobs = distinct_blobs(repo)
     raw = cat_file_baseline(repo, blobs, runs)
-    full = timed(repo, [*exchange, "check", "--format", "json", "--no-history"], runs)
+    full_argv = [*exchange, "check", "--format", "json", "--no-history"]
+    before_argv = [sys.executable, "-c", PURE_CANON, "check", "--format", "json", "--no-history"]
+    if args.skip_before:
+        full, before = timed(repo, full_argv, runs), None
+    else:
+        full, before = interleaved(repo, [full_argv, before_argv], runs)
     full_history = timed(repo, [*exchange, "check", "--format", "json"], runs)
     pr = timed(repo, [*exchange, "check", "--format", "json", "--base", "main"], runs)
     one = timed(repo, [*exchange, "check", "--format", "json", "--no-history", "--entry", info["pr_entry"]], runs)
     walk = history_walk(repo, runs)
-    before = None if args.skip_before else timed(
-        repo, [sys.executable, "-c", PURE_CANON, "check", "--format", "json", "--no-history"], runs)
     tests = None if args.skip_pytest else timed(
         ROOT, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_entries.py"], 1,
         env={"EXCHANGE_TEST_CATALOG": str(repo)})

@@ -97,7 +97,7 @@ def touched_entries(repository: str, base: str, commit: str | None = None) -> li
         parts = name.split("/")
         if len(parts) >= 4 and parts[0] == "entries":
             ids.add(f"{parts[1]}.{parts[2]}")
-    return sorted(ids, key=lambda i: i.encode("utf-8"))
+    return sorted(ids, key=lambda i: i.encode("utf-8", "surrogateescape"))
 
 
 PIN = "verifier-pin.json"

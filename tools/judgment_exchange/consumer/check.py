@@ -164,7 +164,7 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
     tree = GitTree(repo, commit)
     rows = read_manifest(tree).rows
     refusals, notes = [], []
-    for entry_id, locked in sorted(lock.entries.items(), key=lambda item: item[0].encode("utf-8")):
+    for entry_id, locked in sorted(lock.entries.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")):
         row = rows.get(entry_id)
         if row is None:
             notes.append(f"{entry_id} is withdrawn from this release; it stays imported at {lock.commit}")

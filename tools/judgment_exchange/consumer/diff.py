@@ -100,7 +100,7 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None) -> dic
     old_rows, new_rows = manifests[0].rows, manifests[1].rows
     old_files, new_files = _Files(old), _Files(new)
     changes = []
-    for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8")):
+    for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8", "surrogateescape")):
         before, after = old_rows.get(entry_id), new_rows.get(entry_id)
         if after is None:
             changes.append({"id": entry_id, "change": "withdrawn", "from": shown.summary(_entry(old, before), before),

@@ -48,7 +48,7 @@ class Lock:
     entries: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict:
-        ordered = dict(sorted(self.entries.items(), key=lambda item: item[0].encode("utf-8")))
+        ordered = dict(sorted(self.entries.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")))
         return {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
                 "manifestDigest": self.manifest_digest, "entries": ordered}
 

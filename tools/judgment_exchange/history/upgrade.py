@@ -25,7 +25,7 @@ def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalR
         if is_digest(row.entry_digest):
             own[row.id].setdefault(row.entry_digest, []).append(row.release)
     refusals = []
-    for entry in sorted(current, key=lambda e: e.id.encode("utf-8")):
+    for entry in sorted(current, key=lambda e: e.id.encode("utf-8", "surrogateescape")):
         for number, key in enumerate(entry.upgrade_keys, 1):
             if (entry.id, key) in released:
                 continue
