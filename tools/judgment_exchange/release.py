@@ -8,6 +8,7 @@ then checks the pushed tag.
 
 from __future__ import annotations
 
+from .gitfail import reason
 import datetime
 import os
 from dataclasses import dataclass, field
@@ -100,7 +101,7 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
             repo.git.commit("-q", "-m", f"Release {tag}", "--", LEDGER)
             repo.git.tag("-a", tag, "-m", f"Catalog release {tag}")
         except (OSError, git.GitCommandError) as exc:
-            return _refuse(f"release {tag}: writing the release failed ({exc.__class__.__name__}); "
+            return _refuse(f"release {tag}: writing the release failed ({reason(exc)}); "
                            f"restore with git reset --hard {head}", status=4)
         made = repo.head.commit.hexsha
     return Outcome(0, [f"released {tag}: commit {made} (checked at {head}), annotated tag {tag}",

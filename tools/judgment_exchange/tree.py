@@ -9,6 +9,7 @@ is refused without being read whole. `GitTree` reads blobs through GitPython's o
 
 from __future__ import annotations
 
+from .gitfail import reason
 import errno
 import os
 import stat as _stat
@@ -220,7 +221,7 @@ class ObjectStore:
             else:
                 data = ostream.read()
         except Exception as exc:  # GitPython raises ValueError, BadObject, GitCommandError or OSError
-            raise TreeError(f"{path}: object {hexsha} cannot be read ({exc.__class__.__name__})") from exc
+            raise TreeError(f"{path}: object {hexsha} cannot be read ({reason(exc)})") from exc
         if over:
             raise TooLarge(path, ostream.size, limit)
         if kinds and kind not in kinds:
@@ -290,7 +291,7 @@ class ObjectStore:
         try:
             return self._odb.info(bytes.fromhex(hexsha)).size
         except Exception as exc:  # GitPython raises ValueError, BadObject or GitCommandError
-            raise TreeError(f"object {hexsha} cannot be read ({exc.__class__.__name__})") from exc
+            raise TreeError(f"object {hexsha} cannot be read ({reason(exc)})") from exc
 
 
 _MODES = frozenset({0o040000, 0o100644, 0o100664, 0o100755, 0o120000, 0o160000})  # 100664: early git
@@ -413,6 +414,6 @@ class GitTree(ReleaseTree):
             self.repo = repo if isinstance(repo, git.Repo) else git.Repo(repo)
             commit = self.repo.commit(rev).hexsha
         except Exception as exc:  # GitPython raises several types for a bad repository or revision
-            raise TreeError(f"{rev}: not a commit of {repo} ({exc.__class__.__name__})") from exc
+            raise TreeError(f"{rev}: not a commit of {repo} ({reason(exc)})") from exc
         super().__init__(ObjectStore(self.repo), commit, f"{rev}@{commit[:12]}")
         self.repository = str(self.repo.git_dir if self.repo.bare else self.repo.working_tree_dir)

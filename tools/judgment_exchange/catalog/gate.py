@@ -8,6 +8,7 @@ entry, artifact identity within the release, the pull request's touched entries,
 
 from __future__ import annotations
 
+from ..gitfail import reason
 import time
 from dataclasses import dataclass, field
 
@@ -130,7 +131,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         raise CatalogUnreadable(str(exc)) from exc
     except Exception as exc:  # the object database of a GitTree can fail in several ways
         if exc.__class__.__module__.startswith(("git", "gitdb")):
-            raise CatalogUnreadable(f"{exc.__class__.__name__}: {exc}") from exc
+            raise CatalogUnreadable(f"the repository cannot be read ({reason(exc)})") from exc
         raise
     report.checked = [c.id for c in checks if not options.entries or c.id in options.entries]
     report.entries = len(report.checked)

@@ -12,6 +12,7 @@ wrote unless it passed its grammar (the locator) or the closed form below (the r
 
 from __future__ import annotations
 
+from ..gitfail import reason
 import os
 import re
 import shlex
@@ -159,7 +160,7 @@ def checkout_problem(pin: Pin, checkout: Path) -> str | None:
         blob = _git("rev-parse", "--verify", f"HEAD:{pin.path}", cwd=checkout)
         kind = _git("cat-file", "-t", f"HEAD:{pin.path}", cwd=checkout)
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"the checkout could not be read ({exc.__class__.__name__})"
+        return f"the checkout could not be read ({reason(exc)})"
     if head.returncode != 0 or head.stdout.decode().strip() != pin.commit:
         return "the checkout's HEAD is not the pinned commit"
     if blob.returncode != 0 or kind.stdout.decode().strip() != "blob":
@@ -170,7 +171,7 @@ def checkout_problem(pin: Pin, checkout: Path) -> str | None:
     try:
         hashed = _git("hash-object", "--no-filters", "--", pin.path, cwd=checkout)
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"the reader's file could not be hashed ({exc.__class__.__name__})"
+        return f"the reader's file could not be hashed ({reason(exc)})"
     if hashed.returncode != 0 or hashed.stdout.strip() != blob.stdout.strip():
         return "the reader's file in the checkout differs from the pinned commit's"
     return None
@@ -300,7 +301,7 @@ def fetch(tree: Tree, source: str | None = None, cache: Path | None = None) -> t
         try:
             cloned = _git("clone", "--quiet", "--no-checkout", "--no-recurse-submodules", "--", origin, str(work))
         except (OSError, subprocess.SubprocessError) as exc:
-            raise FetchFailed(f"git clone could not run ({exc.__class__.__name__})") from exc
+            raise FetchFailed(f"git clone could not run ({reason(exc)})") from exc
         if cloned.returncode != 0:
             raise FetchFailed(f"git clone of {origin} failed: "
                               f"{cloned.stderr.decode('utf-8', 'replace').strip()[-300:]}")

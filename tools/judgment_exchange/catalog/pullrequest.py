@@ -4,6 +4,7 @@ and `--base auto`: the merge base with the upstream default branch (CONTRIBUTING
 
 from __future__ import annotations
 
+from ..gitfail import reason
 from dataclasses import dataclass
 
 from ..refusal import Refusal
@@ -56,7 +57,7 @@ def resolve_auto(repository: str) -> AutoBase:
     try:
         repo = git.Repo(repository)
     except Exception as exc:  # InvalidGitRepositoryError, NoSuchPathError, …
-        raise BaseUnresolved(f"{repository} is not the root of a git repository ({exc.__class__.__name__}); "
+        raise BaseUnresolved(f"{repository} is not the root of a git repository ({reason(exc)}); "
                              "run the command at the top of your clone of the catalog") from exc
     try:
         try:
@@ -137,7 +138,7 @@ def changed_paths(repository: str, base: str, commit: str | None = None) -> list
         finally:
             repo.close()
     except Exception as exc:  # GitPython raises several types for a bad revision or repository
-        raise BaseUnreadable(f"{base}: cannot be compared ({exc.__class__.__name__})") from exc
+        raise BaseUnreadable(f"{base}: cannot be compared ({reason(exc)})") from exc
     return [name for name in names if name]
 
 

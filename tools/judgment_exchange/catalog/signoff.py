@@ -10,6 +10,7 @@ refusal names a commit by its id only and says which of the three reasons applie
 
 from __future__ import annotations
 
+from ..gitfail import reason
 import re
 from dataclasses import dataclass, field
 
@@ -212,7 +213,7 @@ def check_signoff(repository: str, base: str) -> SignoffReport:
         repo = git.Repo(repository)
     except Exception as exc:  # InvalidGitRepositoryError, NoSuchPathError, …
         raise RepositoryUnreadable(f"{repository} is not the root of a git repository "
-                                   f"({exc.__class__.__name__})") from exc
+                                   f"({reason(exc)})") from exc
     try:
         try:
             report.head = repo.commit("HEAD").hexsha
@@ -227,7 +228,7 @@ def check_signoff(repository: str, base: str) -> SignoffReport:
                 report.base = repo.commit(base).hexsha
             except Exception as exc:  # BadName, ValueError, … for a revision that names no commit
                 report.refusals.append((Refusal("base-unreadable", None,
-                                                f"--base names no commit here ({exc.__class__.__name__}); fetch "
+                                                f"--base names no commit here ({reason(exc)}); fetch "
                                                 "the base branch (git fetch) or name another revision"), None))
                 return report
         try:
@@ -243,7 +244,7 @@ def check_signoff(repository: str, base: str) -> SignoffReport:
                                             commit.hexsha))
         except Exception as exc:  # the object database failing mid-walk
             if exc.__class__.__module__.startswith(("git", "gitdb")):
-                raise RepositoryUnreadable(f"the commits cannot be read ({exc.__class__.__name__})") from exc
+                raise RepositoryUnreadable(f"the commits cannot be read ({reason(exc)})") from exc
             raise
     finally:
         repo.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..gitfail import reason
 from collections.abc import Sequence
 
 from ..refusal import Refusal
@@ -23,7 +24,7 @@ def _open(repo_path: str):
     try:
         return git.Repo(repo_path)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError, OSError) as exc:
-        raise TagListingError(f"{repo_path} is not a git repository ({exc.__class__.__name__})") from exc
+        raise TagListingError(f"{repo_path} is not a git repository ({reason(exc)})") from exc
 
 
 TIP = object()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..gitfail import reason
 from dataclasses import dataclass, field
 
 from git.refs.symbolic import SymbolicReference
@@ -41,7 +42,7 @@ def list_releases(repo, store: ObjectStore) -> Tags:
     try:
         refs = list(repo.tags)
     except Exception as exc:  # GitPython raises ValueError, TypeError or OSError on damaged refs
-        raise TagListingError(f"the tag list cannot be read ({exc.__class__.__name__}: {exc})") from exc
+        raise TagListingError(f"the tag list cannot be read ({reason(exc)})") from exc
     tags = Tags()
     for ref in refs:
         name = ref.name
