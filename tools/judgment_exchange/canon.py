@@ -132,38 +132,28 @@ def _plain(value: Any, depth: int = 0) -> bool:
     """Every node of an exact type the C encoder writes as `_write` does (see above)."""
     kind = type(value)
     if kind is dict:
-        if depth > _MAX_PLAIN_DEPTH:
+        if any(type(key) is not str for key in value):
             return False
-        for key, item in value.items():
-            if type(key) is not str:
-                return False
-            t = type(item)
-            if t is str or t is Number or t is bool or item is None:
-                continue
-            if t is int:
-                if -MAX_SAFE <= item <= MAX_SAFE:
-                    continue
-                return False
-            if not _plain(item, depth + 1):
-                return False
+        items = value.values()
+    elif kind is list:
+        items = value
+    elif kind is str or kind is Number or kind is bool or value is None:
         return True
-    if kind is list:
-        if depth > _MAX_PLAIN_DEPTH:
+    else:
+        return kind is int and -MAX_SAFE <= value <= MAX_SAFE
+    if depth > _MAX_PLAIN_DEPTH:
+        return False
+    for item in items:
+        t = type(item)
+        if t is str or t is Number or t is bool or item is None:
+            continue
+        if t is int:
+            if -MAX_SAFE <= item <= MAX_SAFE:
+                continue
             return False
-        for item in value:
-            t = type(item)
-            if t is str or t is Number or t is bool or item is None:
-                continue
-            if t is int:
-                if -MAX_SAFE <= item <= MAX_SAFE:
-                    continue
-                return False
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    if kind is str or kind is Number or kind is bool or value is None:
-        return True
-    return kind is int and -MAX_SAFE <= value <= MAX_SAFE
+        if not _plain(item, depth + 1):
+            return False
+    return True
 
 
 def _number_hook(keep_literal: bool):
