@@ -4,6 +4,8 @@ Each entry in id order: its directory (entry.json members, the reference chain, 
 form, fixture file sets and binding documents, digests), its fixtures replayed through the
 preparation verifier, its files scanned — each file read once. Then the manifest against every
 entry, artifact identity within the release, the pull request's touched entries, and history.
+With --base, an entry the pull request leaves untouched is held by its manifest pins instead
+(pinned.py; docs/performance.md, "The pull-request path").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..scan import scan_entry, scan_manifest
 from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
+from .pinned import held, pinned_entry
 from .replay import reader_for, replay_entry
 from .skips import acknowledge
 
@@ -70,17 +73,36 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
     return paths, stray
 
 
-def _pull_request(tree: Tree, options: GateOptions, report: Report) -> None:
-    from .pullrequest import BaseUnreadable, one_entry_refusal, pin_moved, pin_refusal, touched_entries
+@dataclass
+class Comparison:
+    """The pull request against its base: the touched entries and whether the verifier pin moves, or
+    why the base could not be compared (then every entry gets every check)."""
+
+    touched: list[str] | None = None
+    moved: bool = False
+    unreadable: str | None = None
+
+
+def _compare(tree: Tree, options: GateOptions) -> Comparison:
+    from .pullrequest import BaseUnreadable, pin_moved, touched_entries
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
-        report.touched = touched_entries(repository, options.base, getattr(tree, "commit", None))
-        moved = pin_moved(repository, options.base, getattr(tree, "commit", None))
+        touched = touched_entries(repository, options.base, getattr(tree, "commit", None))
+        return Comparison(touched, pin_moved(repository, options.base, getattr(tree, "commit", None)))
     except BaseUnreadable as exc:
-        report.refusals.append(Refusal("base-unreadable", None, str(exc)))
+        return Comparison(unreadable=str(exc))
+
+
+def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> None:
+    from .pullrequest import one_entry_refusal, pin_refusal
+
+    if compared.touched is None:
+        report.refusals.append(Refusal("base-unreadable", None, compared.unreadable))
         return
-    for refusal in (one_entry_refusal(report.touched, options.base), pin_refusal(moved, report.touched, options.base)):
+    report.touched = compared.touched
+    for refusal in (one_entry_refusal(report.touched, options.base), pin_refusal(compared.moved, report.touched,
+                                                                                 options.base)):
         if refusal:
             report.refusals.append(refusal)
 
@@ -121,12 +143,37 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         # --entry without history reads only the entries it names plus the manifest (issue #12 item 5);
         # with history every entry's directory is read, since the walk holds the whole release
         narrow = bool(options.entries) and not options.history
-        checks = [_check_entry(tree, p, not options.entries or entry_id(p) in options.entries, options, report)
-                  for p in paths if not narrow or entry_id(p) in options.entries]
+        compared = _compare(tree, options) if options.base else None
         started = time.perf_counter()
         manifest = read_manifest(tree)
+        report.timed("manifest", started)
+        # --base: an entry the pull request leaves untouched is held by its manifest pins, not checked
+        # again (issue #12 item 5; pinned.py; docs/performance.md, "The pull-request path")
+        full = None if compared is None or compared.touched is None else set(compared.touched) | set(options.entries)
+        if full is not None:
+            report.checks.append("untouched entries held by their manifest pins")
+        checks, pinned = [], set()
+        for path in paths:
+            if narrow and entry_id(path) not in options.entries:
+                continue
+            if full is not None and entry_id(path) not in full:
+                started = time.perf_counter()
+                check, clean = pinned_entry(tree, path)
+                report.timed("pins", started)
+                if held(check, clean, manifest):
+                    checks.append(check)
+                    pinned.add(check.id)
+                    continue
+            checks.append(_check_entry(tree, path, not options.entries or entry_id(path) in options.entries,
+                                       options, report))
+        started = time.perf_counter()
         if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
+            before = len(report.refusals)
             acknowledge(tree, checks, report, options.entries)
+            # a held entry was not replayed, so it has no skips to be current with: its acknowledgements
+            # were held to its skips by the gate on the base (docs/performance.md)
+            report.refusals[before:] = [r for r in report.refusals[before:]
+                                        if not (r.code == "skip-acknowledgement-stale" and r.entry in pinned)]
     except TreeError as exc:
         raise CatalogUnreadable(str(exc)) from exc
     except Exception as exc:  # the object database of a GitTree can fail in several ways
@@ -146,8 +193,8 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.timed("manifest", started)
     started = time.perf_counter()
     report.refusals += identity_check(checks)
-    if options.base:
-        _pull_request(tree, options, report)
+    if compared is not None:
+        _pull_request(compared, options, report)
     if options.history:
         history_check(tree, checks, options, report)
     else:

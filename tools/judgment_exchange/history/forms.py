@@ -8,6 +8,7 @@ version-3 entry with a formatVersion reference, the dialect and artifact member 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,21 +57,108 @@ def _load(data: bytes, limit: int) -> Any:
         raise HistoricalFormError(prefix + exc.detail) from None
 
 
-def read_manifest(data: bytes) -> list[Row]:
-    """A previous manifest's rows (§3's manifest form; a version-1 manifest's rows lack kind)."""
+def read_manifest(data: bytes, seen: dict[bytes, tuple[Row, bool]] | None = None) -> list[Row]:
+    """A previous manifest's rows (§3's manifest form; a version-1 manifest's rows lack kind).
+
+    `seen` (optional) holds the rows already read, keyed by their bytes: a row unchanged across
+    releases is read and form-checked once (issue #12 item 4, `_by_rows`). Whatever that reading
+    cannot vouch for is read whole, so every refusal is the whole reading's.
+    """
+    if seen is not None:
+        rows = _by_rows(data, seen)
+        if rows is not None:
+            return rows
     value = _load(data, MANIFEST_MAX_BYTES)
     if not isinstance(value, list):
         raise HistoricalFormError("the manifest is not a JSON array")
     if len(value) > MANIFEST_MAX_ROWS:
         raise HistoricalFormError(f"{len(value)} rows, over the bound of {MANIFEST_MAX_ROWS}")
     rows = [_row(index, item) for index, item in enumerate(value)]
-    kinds = {"kind" in item for item in value}
+    _whole(rows, {"kind" in item for item in value})
+    return rows
+
+
+def _whole(rows: list[Row], kinds: set[bool]) -> None:
     if len(kinds) > 1:
         raise HistoricalFormError("rows with kind and rows without it in one manifest (two row forms)")
     for before, after in zip(rows, rows[1:]):
         if before.id.encode("utf-8") >= after.id.encode("utf-8"):
             raise HistoricalFormError(f"row id {after.id!r} is not after {before.id!r} in byte order")
+
+
+_WS = b" \t\n\r"
+_BETWEEN = re.compile(rb"\}([ \t\n\r]*,[ \t\n\r]*)\{")
+_SEGMENT = jsonstrict.Bounds(max_bytes=MANIFEST_MAX_BYTES, max_depth=63)  # one level below the array
+_MAX_JOINS = 16  # cuts inside one row (its fixtures' `}, {`) tried before the manifest is read whole
+_MAX_ROW_BYTES = 1 << 16  # a part grown past this is no row of ours: the manifest is read whole
+_NOT_A_ROW = (None, False)
+
+
+def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]]) -> list[Row] | None:
+    """The rows of a manifest read as `[` row `,` row ... `]`, each row's bytes read strictly on their
+    own and form-checked once; None (read it whole) unless every part is a row in form and the whole is.
+
+    The bytes are cut at each `}` `,` `{`; a part that is not one complete strict value on its own is
+    joined to the next (a cut inside a row's fixtures) up to _MAX_JOINS times and _MAX_ROW_BYTES,
+    so hostile bytes cost a bounded number of small readings before the whole reading. Sound because a part
+    that is one complete strict JSON value on its own cannot end inside a string or a nested value, so
+    the cuts kept were the array's own commas: the array of those values is the document, within the
+    byte bound and one level deeper than its deepest row. Parts that are not a row are remembered too.
+    """
+    if len(data) > MANIFEST_MAX_BYTES:
+        return None
+    body = data.strip(_WS)
+    if body[:1] != b"[" or body[-1:] != b"]":
+        return None
+    inner = body[1:-1].strip(_WS)
+    if not inner:
+        return None
+    pieces = _cut(inner)
+    rows, kinds = [], set()
+    at, end = 0, len(pieces)
+    while at < end:
+        part, joins = pieces[at], 0
+        while True:
+            known = seen.get(part)
+            if known is None:
+                known = seen[part] = _alone(len(rows), part)
+            if known is not _NOT_A_ROW:
+                break
+            joins += 1
+            if at + 2 >= end or joins > _MAX_JOINS or len(part) > _MAX_ROW_BYTES:
+                return None
+            part = part + pieces[at + 1] + pieces[at + 2]
+            at += 2
+        rows.append(known[0])
+        kinds.add(known[1])
+        at += 2
+    if len(rows) > MANIFEST_MAX_ROWS:
+        return None
+    try:
+        _whole(rows, kinds)
+    except HistoricalFormError:
+        return None
     return rows
+
+
+def _cut(inner: bytes) -> list[bytes]:
+    """`inner` cut after each `}` and before each `{` that a comma (and whitespace) joins:
+    [part, separator, part, ..., part]."""
+    pieces, start = [], 0
+    for found in _BETWEEN.finditer(inner):
+        pieces += (inner[start:found.start() + 1], found.group(1))
+        start = found.end() - 1
+    pieces.append(inner[start:])
+    return pieces
+
+
+def _alone(index: int, part: bytes) -> tuple[Row, bool]:
+    """A part's row and whether it has kind, or _NOT_A_ROW: not one strict JSON row in form alone."""
+    try:
+        item = jsonstrict.loads(part, _SEGMENT)
+        return (_row(index, item), "kind" in item) if isinstance(item, dict) else _NOT_A_ROW
+    except (jsonstrict.JsonRefusal, HistoricalFormError):
+        return _NOT_A_ROW
 
 
 def _row(index: int, item: Any) -> Row:

@@ -22,9 +22,11 @@ from .forms import (
     read_manifest,
 )
 from .model import HistoricalRow, Release
-from ..tree import ObjectStore, ReleaseTree
+from ..tree import _GITLINK, _TREE_MODE, _TYPE_MASK, ObjectStore, ReleaseTree
 
 MANIFEST = "manifest.json"
+_REGULAR = 0o100000
+_ABSENT = (0, "")
 
 
 @dataclass
@@ -51,9 +53,58 @@ class _Walk:
     def __init__(self, store: ObjectStore) -> None:
         self.store = store
         self.readings: dict[str, _Reading] = {}
+        self.rows_seen: dict[bytes, tuple[Row, bool]] = {}
+        self.resolved: dict[tuple[str, str], tuple[int, str]] = {}
+
+    def blob_id(self, tree: ReleaseTree, path: str) -> str | None:
+        """`tree.blob_id(path)`, with each (tree id, rest of the path) resolved once across releases:
+        a directory unchanged between releases has one tree id, so its rows' paths resolve once."""
+        if not path or "//" in path or path.startswith("/") or path.endswith("/"):
+            return tree.blob_id(path)
+        entry = self._entry(tree, path)
+        if entry[0] == _GITLINK:
+            raise TreeError(f"{path}: a submodule (gitlink) where a file should be, at {tree.label}")
+        if entry is _ABSENT or entry[0] & _TYPE_MASK != _REGULAR:
+            return None
+        return entry[1]
+
+    def _entry(self, tree: ReleaseTree, path: str) -> tuple[int, str]:
+        """What ReleaseTree._entry finds at `path` (_ABSENT for nothing): the path's directory two levels
+        up is resolved once per release, the last two names once per (that directory's tree id)."""
+        head, _, name = path.rpartition("/")
+        head, _, parent = head.rpartition("/")
+        if not head:
+            return self._resolve(tree, (_TREE_MODE, tree.root), path, path)
+        entry = self._resolve(tree, (_TREE_MODE, tree.root), head, path)
+        if entry is _ABSENT:
+            return _ABSENT
+        return self._resolve(tree, entry, f"{parent}/{name}", path)
+
+    def _resolve(self, tree: ReleaseTree, entry: tuple[int, str], rest: str, path: str) -> tuple[int, str]:
+        """The entry `rest` names below `entry`, remembered by (tree id, rest); `path` names it in errors."""
+        visited = []
+        while rest:
+            key = (entry[1], rest)
+            found = self.resolved.get(key)
+            if found is not None:
+                entry = found
+                break
+            visited.append(key)
+            if entry[0] == _GITLINK:
+                raise TreeError(f"{path}: a submodule (gitlink) where a directory should be, at {tree.label}")
+            if entry[0] & _TYPE_MASK != _TREE_MODE:
+                entry = _ABSENT
+                break
+            part, _, rest = rest.partition("/")
+            entry = self.store.tree(entry[1], path).get(part, _ABSENT)
+            if entry is _ABSENT:
+                break
+        for key in visited:
+            self.resolved[key] = entry
+        return entry
 
     def reading(self, tree: ReleaseTree, path: str, limit: int, reader) -> _Reading | None:
-        blob = tree.blob_id(path)
+        blob = self.blob_id(tree, path)
         if blob is None:
             return None
         if blob not in self.readings:
@@ -77,7 +128,8 @@ class _Walk:
         where = f"{release.tag} ({release.commit[:12]})"
         try:
             tree = ReleaseTree(self.store, release.commit, release.tag)
-            manifest = self.reading(tree, MANIFEST, MANIFEST_MAX_BYTES, read_manifest)
+            manifest = self.reading(tree, MANIFEST, MANIFEST_MAX_BYTES,
+                                    lambda data: read_manifest(data, self.rows_seen))
         except TreeError as exc:
             manifest = _Reading(None, failure=f"the release's tree cannot be read: {exc}")
         if manifest is None or manifest.failure is not None:
