@@ -186,3 +186,24 @@ def test_release_workflow_refuses_a_tagged_commit_without_its_ledger_row(catalog
     catalog.git("tag", "-a", "-m", "by hand", "v0.3.0")
     status, out = _workflow(catalog, "v0.3.0", tmp_path)
     assert status == 1 and "does not add exactly the ledger row of v0.3.0" in out
+
+
+def test_release_notes_list_every_entry_every_skip_and_the_reader(tmp_path: Path) -> None:
+    """The notes step, as written, on the gate's real JSON report of the demonstration catalog."""
+    demo = Path(__file__).resolve().parents[2] / "docs" / "demo-catalog"
+    gate = subprocess.run([sys.executable, "-m", "judgment_exchange", "check", "--catalog", str(demo), "--no-history",
+                           "--format", "json"], capture_output=True, text=True, check=False)
+    assert gate.returncode == 0, gate.stdout + gate.stderr
+    (tmp_path / "gate.json").write_text(gate.stdout, encoding="utf-8")
+    (tmp_path / "manifest.json").write_bytes((demo / "manifest.json").read_bytes())
+    summary = tmp_path / "summary.md"
+    env = dict(os.environ, TAG="v0.1.0", commit="0" * 40, GITHUB_STEP_SUMMARY=str(summary))
+    done = subprocess.run(["bash", "-e", "-c", _step("Release notes")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    notes = (tmp_path / "notes.md").read_text(encoding="utf-8")
+    ids = [row["id"] for row in json.loads((demo / "manifest.json").read_bytes())]
+    assert len(ids) == 11 and all(f"- {i} (" in notes for i in ids), notes
+    assert "- kinds.intake-http-source / vendor-7: kind-unread: http (reader: bundled: judgment_exchange" in notes
+    assert "Fixtures were replayed by bundled: judgment_exchange" in notes and "10 fixture(s)" in notes
+    assert summary.read_text(encoding="utf-8") == notes
