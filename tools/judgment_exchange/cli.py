@@ -41,6 +41,16 @@ def find_catalog(start: str | None = None) -> str:
         probe = parent
 
 
+def catalog_dir(args: argparse.Namespace, command: str) -> str | None:
+    """The catalog a command works on (--catalog, else the nearest directory holding manifest.json);
+    None, having said so on standard error, when it is not a directory (exit 4)."""
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    if not os.path.isdir(catalog):
+        print(f"exchange {command}: {_safe(catalog)}: no such directory", file=sys.stderr)
+        return None
+    return catalog
+
+
 def _safe(text: object) -> str:
     """Text for a terminal: control, format (bidi) and line-separator characters written escaped, so
     no file name can forge a line of the report."""
@@ -136,9 +146,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.release_tag is not None and release_key(args.release_tag) is None:
         print(f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
         return USAGE
-    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
-    if not os.path.isdir(catalog):
-        print(f"exchange check: {catalog}: no such directory", file=sys.stderr)
+    catalog = catalog_dir(args, "check")
+    if catalog is None:
         return IO
     base, auto_note = _resolve_base("exchange check", args.base, catalog)
     if base is None and args.base is not None:
@@ -169,9 +178,8 @@ def cmd_verifier_fetch(args: argparse.Namespace) -> int:
     from .codes import fix_text
     from .tree import WorkingTree
 
-    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
-    if not os.path.isdir(catalog):
-        print(f"exchange verifier fetch: {catalog}: no such directory", file=sys.stderr)
+    catalog = catalog_dir(args, "verifier fetch")
+    if catalog is None:
         return IO
     try:
         pin, checkout, now = fetch(WorkingTree(catalog), args.source, Path(args.cache) if args.cache else None)
@@ -211,9 +219,8 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     from .catalog.manifest import compute_row, write_manifest
     from .tree import TreeError, WorkingTree
 
-    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
-    if not os.path.isdir(catalog):
-        print(f"exchange manifest: {catalog}: no such directory", file=sys.stderr)
+    catalog = catalog_dir(args, "manifest")
+    if catalog is None:
         return IO
     tree = WorkingTree(catalog)
     try:
@@ -266,9 +273,8 @@ def cmd_fix(args: argparse.Namespace) -> int:
     from .catalog.fix import MANIFEST, plan_fix
     from .tree import TreeError, WorkingTree
 
-    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
-    if not os.path.isdir(catalog):
-        print(f"exchange fix: {catalog}: no such directory", file=sys.stderr)
+    catalog = catalog_dir(args, "fix")
+    if catalog is None:
         return IO
     path = os.path.join(catalog, MANIFEST)
     try:
@@ -542,9 +548,8 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     from .catalog.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
     from .codes import fix_text
 
-    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
-    if not os.path.isdir(catalog):
-        print(f"exchange signoff: {_safe(catalog)}: no such directory", file=sys.stderr)
+    catalog = catalog_dir(args, "signoff")
+    if catalog is None:
         return IO
     try:
         report = check_signoff(catalog, args.base)
