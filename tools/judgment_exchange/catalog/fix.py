@@ -165,42 +165,35 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
 
     try:
         ref = entry.get("dialect")
-        if isinstance(ref, dict) and check.document is not None:
-            if "formatVersion" in ref and entry.get("kind") == "dialect" and isinstance(check.document, dict):
-                pair = {"id": check.document.get("id"), "version": check.document.get("version")}
-                if artifact_problem(pair) is not None:
-                    blocked("artifact-malformed", "dialect.json's root id and version are not an artifact pair of "
-                                                  "§3's grammar; fix the document", f"{check.path}/dialect.json")
-                    return None
-                old = entry.get("artifact")
-                if old is None:
-                    data = insert_member(data, (), "artifact", pair, after="dialect")
-                    changes.append(Change(path, "/artifact", "(absent)", _artifact_text(pair)))
-                elif old != pair:
-                    for name in ("id", "version"):
-                        if old.get(name) != pair[name]:
-                            data = replace_member(data, ("artifact", name), pair[name])
-                    changes.append(Change(path, "/artifact", _artifact_text(old), _artifact_text(pair)))
+        if (isinstance(ref, dict) and "formatVersion" in ref and entry.get("kind") == "dialect"
+                and isinstance(check.document, dict)):
+            pair = {"id": check.document.get("id"), "version": check.document.get("version")}
+            if artifact_problem(pair) is not None:
+                blocked("artifact-malformed", "dialect.json's root id and version are not an artifact pair of "
+                                              "§3's grammar; fix the document", f"{check.path}/dialect.json")
+                return None
+            old = entry.get("artifact")
+            if old is None:
+                data = insert_member(data, (), "artifact", pair, after="dialect")
+                changes.append(Change(path, "/artifact", "(absent)", _artifact_text(pair)))
+            elif old != pair:
+                for name in ("id", "version"):
+                    if old.get(name) != pair[name]:
+                        data = replace_member(data, ("artifact", name), pair[name])
+                changes.append(Change(path, "/artifact", _artifact_text(old), _artifact_text(pair)))
+        for member, document in (("dialect", check.document), ("output", check.output_document)):
+            ref = entry.get(member)
+            if not isinstance(ref, dict) or document is None:
+                continue
             try:
-                new = canonical_digest(check.document)
+                new = canonical_digest(document)
             except CanonError as exc:
-                blocked("dialect-digest-mismatch", f"dialect.json has no canonical form ({exc}); fix the document",
-                        f"{check.path}/dialect.json")
+                blocked(f"{member}-digest-mismatch", f"{member}.json has no canonical form ({exc}); fix the document",
+                        f"{check.path}/{member}.json")
                 return None
             if ref.get("digest") != new:
-                data = replace_member(data, ("dialect", "digest"), new)
-                changes.append(Change(path, "/dialect/digest", ref["digest"], new))
-        out = entry.get("output")
-        if isinstance(out, dict) and check.output_document is not None:
-            try:
-                new = canonical_digest(check.output_document)
-            except CanonError as exc:
-                blocked("output-digest-mismatch", f"output.json has no canonical form ({exc}); fix the document",
-                        f"{check.path}/output.json")
-                return None
-            if out.get("digest") != new:
-                data = replace_member(data, ("output", "digest"), new)
-                changes.append(Change(path, "/output/digest", out["digest"], new))
+                data = replace_member(data, (member, "digest"), new)
+                changes.append(Change(path, f"/{member}/digest", ref["digest"], new))
         fixtures = entry.get("fixtures") if isinstance(entry.get("fixtures"), list) else []
         for i, item in enumerate(fixtures):
             prep = f"{check.path}/{item['path']}/preparation.json"

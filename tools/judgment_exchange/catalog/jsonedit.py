@@ -228,10 +228,9 @@ def _line_indent(text: str, pos: int) -> str:
     return text[start:j]
 
 
-def replace_member(data: bytes, pointer: Pointer, value: Any) -> bytes:
-    """`data` with the value at `pointer` (member names as str, array indices as int) replaced by `value`,
-    every other byte kept. Raises JsonEditError when `data` is not one JSON value in UTF-8 and
-    PointerNotFound when the pointer names no value."""
+def _document(data: bytes) -> tuple[str, "_Scanner", int]:
+    """The text of one well-formed JSON document (read strictly, dialect §1), its scanner and where its
+    value starts; JsonEditError otherwise."""
     from ..jsonstrict import JsonRefusal, parse
 
     try:
@@ -240,7 +239,14 @@ def replace_member(data: bytes, pointer: Pointer, value: Any) -> bytes:
     except (JsonRefusal, UnicodeDecodeError, RecursionError) as exc:
         raise JsonEditError(f"not one well-formed JSON document: {exc}") from None
     scan = _Scanner(text)
-    root = scan.ws(0)
+    return text, scan, scan.ws(0)
+
+
+def replace_member(data: bytes, pointer: Pointer, value: Any) -> bytes:
+    """`data` with the value at `pointer` (member names as str, array indices as int) replaced by `value`,
+    every other byte kept. Raises JsonEditError when `data` is not one JSON value in UTF-8 and
+    PointerNotFound when the pointer names no value."""
+    text, scan, root = _document(data)
     try:
         start, end, (ps, pe) = _locate(scan, root, tuple(pointer))
         _survey(scan, root)
@@ -265,15 +271,7 @@ def insert_member(data: bytes, pointer: Pointer, name: str, value: Any, after: s
     """`data` with member `name: value` added to the object at `pointer`, right after member `after`
     (or last when `after` is None or absent), in the object's own layout; every other byte kept.
     Raises PointerNotFound when the pointer names no object and JsonEditError when `name` is there."""
-    from ..jsonstrict import JsonRefusal, parse
-
-    try:
-        parse(data)
-        text = data.decode("utf-8")
-    except (JsonRefusal, UnicodeDecodeError, RecursionError) as exc:
-        raise JsonEditError(f"not one well-formed JSON document: {exc}") from None
-    scan = _Scanner(text)
-    root = scan.ws(0)
+    text, scan, root = _document(data)
     try:
         start, end, _parent = _locate(scan, root, tuple(pointer))
         _survey(scan, root)
