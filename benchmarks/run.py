@@ -263,12 +263,6 @@ def cached(count: int, releases: int, changes: int) -> tuple[Path, dict]:
 # --- measuring -------------------------------------------------------------------------------------
 
 
-PURE_CANON = ("import sys, judgment_exchange.canon as c\n"
-              "c.canon, c.preparation_form = c.canon_pure, c.preparation_form_pure\n"
-              "from judgment_exchange.cli import main\n"
-              "sys.exit(main(sys.argv[1:]))\n")
-
-
 def child(repo: Path, argv: list[str], env: dict | None = None) -> tuple[float, int, int, str, float]:
     """One whole process: wall seconds, peak RSS in KiB, exit code, the tail of its stdout, CPU seconds."""
     done = subprocess.run([sys.executable, "-c", CHILD_RUSAGE, str(repo), *argv], capture_output=True, check=True,
@@ -361,7 +355,7 @@ def phases(repo: Path) -> tuple[dict, float, int]:
     from judgment_exchange.tree import WorkingTree
 
     started = time.perf_counter()
-    report = check_catalog(WorkingTree(str(repo)), GateOptions(history=False))
+    report = check_catalog(WorkingTree(str(repo)), GateOptions(history=False, workers=1))
     return report.timings, time.perf_counter() - started, report.replayed
 
 
@@ -381,7 +375,7 @@ def main() -> None:
     parser.add_argument("--releases", type=int, default=128)
     parser.add_argument("--runs", type=int, default=3, help="whole-process runs per figure (min and median)")
     parser.add_argument("--changes", type=int, default=4, help="entries changed in each release")
-    parser.add_argument("--skip-before", action="store_true", help="do not time the gate with the pure canon")
+    parser.add_argument("--skip-serial", action="store_true", help="do not time the serial gate (--workers 1)")
     parser.add_argument("--skip-pytest", action="store_true", help="do not time tests/test_entries.py")
     args = parser.parse_args()
     runs = max(1, args.runs)
@@ -397,11 +391,11 @@ def main() -> None:
     blobs = distinct_blobs(repo)
     raw = cat_file_baseline(repo, blobs, runs)
     full_argv = [*exchange, "check", "--format", "json", "--no-history"]
-    before_argv = [sys.executable, "-c", PURE_CANON, "check", "--format", "json", "--no-history"]
-    if args.skip_before:
-        full, before = timed(repo, full_argv, runs), None
-    else:
-        full, before = interleaved(repo, [full_argv, before_argv], runs)
+    serial_argv = [*full_argv, "--workers", "1"]
+    if args.skip_serial:
+        full, serial = timed(repo, full_argv, runs), None
+    else:  # the pool (item 6) and one process, interleaved so load falls on both alike
+        full, serial = interleaved(repo, [full_argv, serial_argv], runs)
     full_history = timed(repo, [*exchange, "check", "--format", "json"], runs)
     pr = timed(repo, [*exchange, "check", "--format", "json", "--base", "main"], runs)
     one = timed(repo, [*exchange, "check", "--format", "json", "--no-history", "--entry", info["pr_entry"]], runs)
@@ -426,17 +420,18 @@ def main() -> None:
     line("--entry ID, no history", one)
     line(f"history walk, {args.releases} releases x {info['entries']} entries", walk, raw,
          f"git cat-file --batch of {len(blobs)} distinct blobs:")
-    if before:
-        line("full gate, no history, canon by the pure writer (before item 3)", before, baseline,
-             "read + SHA-256 of every file:")
+    if serial:
+        line("full gate, no history, one process (--workers 1)", serial, baseline, "read + SHA-256 of every file:")
     if tests:
         line(f"pytest tests/test_entries.py on this catalog (1 run)", tests, full, "full gate, no history:")
     print(f"| peak memory, full gate with {args.releases} tags | {full_history['rss'] / 1024:.0f} MiB "
-          f"(no history {full['rss'] / 1024:.0f} MiB; pull request {pr['rss'] / 1024:.0f} MiB) | | |")
+          f"(no history {full['rss'] / 1024:.0f} MiB; pull request {pr['rss'] / 1024:.0f} MiB"
+          + (f"; one process, no history {serial['rss'] / 1024:.0f} MiB" if serial else "")
+          + "; each figure is the largest single process: with the pool, each worker's) | | |")
     print()
     timings, took, replayed = phases(repo)
     total = sum(timings.values()) or 1.0
-    print(f"per-phase split of one in-process full gate without history ({took:.2f} s, {replayed} fixtures "
+    print(f"per-phase split of one in-process full gate without history, one process ({took:.2f} s, {replayed} fixtures "
           f"replayed, {took / max(1, info['entries']) * 1000:.1f} ms per entry):")
     for phase, seconds in timings.items():
         print(f"  {phase:24s} {seconds:7.2f} s  {seconds / total * 100:5.1f} %")

@@ -14,7 +14,7 @@ FIGURES = ("full gate, whole process, no history", "full gate with history", "pu
 
 def test_benchmark_runs_on_a_small_catalog_and_prints_every_figure():
     done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run.py"), "--entries", "8", "--releases", "2",
-                           "--runs", "1", "--skip-before", "--skip-pytest"],
+                           "--runs", "1", "--skip-serial", "--skip-pytest"],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     missing = [f for f in FIGURES if f not in done.stdout]

@@ -137,6 +137,13 @@ def _emit_github(report: Report, catalog: str) -> int:
     return PASS if report.passed else REFUSED
 
 
+def _workers(text: str) -> int:
+    """`--workers N`: a whole number from 1 to 64."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError("a whole number of processes from 1 to 64")
+    return int(text)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .catalog.gate import CatalogUnreadable, GateOptions, check_catalog
     from .tree import WorkingTree
@@ -153,7 +160,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if base is None and args.base is not None:
         return USAGE
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
-                          release_tag=args.release_tag, repository=catalog)
+                          release_tag=args.release_tag, repository=catalog, workers=args.workers)
     try:
         report = check_catalog(WorkingTree(catalog), options)
     except CatalogUnreadable as exc:
@@ -597,6 +604,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous; "
                        "'auto' is the merge base with the upstream default branch (CONTRIBUTING.md)")
     check.add_argument("--release-tag", metavar="TAG", help="the release being made: lower tags are previous")
+    check.add_argument("--workers", type=_workers, metavar="N",
+                       help="processes checking entries (default: one per core on a large catalog; 1: this process)")
     check.set_defaults(run=cmd_check)
 
     signoff = sub.add_parser("signoff", help="a DCO Signed-off-by on every commit of BASE..HEAD (RFC 0019 §6)")

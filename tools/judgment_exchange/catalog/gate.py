@@ -22,6 +22,7 @@ from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
 from .pinned import held, pinned_entry
+from .pool import check_entries, workers_for
 from .replay import reader_for, replay_entry
 from .skips import acknowledge
 
@@ -45,6 +46,8 @@ class GateOptions:
     release_tag: str | None = None
     repository: str | None = None
     max_history: int | None = None
+    workers: int | None = None
+    """Processes checking entries: None chooses (pool.py), 1 is this process only."""
 
 
 def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
@@ -152,7 +155,9 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         full = None if compared is None or compared.touched is None else set(compared.touched) | set(options.entries)
         if full is not None:
             report.checks.append("untouched entries held by their manifest pins")
-        checks, pinned = [], set()
+        checks: list[EntryCheck | None] = []
+        pinned: set[str] = set()
+        every: list[tuple[str, bool]] = []  # the entries that get every check, and where each goes in `checks`
         for path in paths:
             if narrow and entry_id(path) not in options.entries:
                 continue
@@ -164,8 +169,15 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
                     checks.append(check)
                     pinned.add(check.id)
                     continue
-            checks.append(_check_entry(tree, path, not options.entries or entry_id(path) in options.entries,
-                                       options, report))
+            every.append((path, not options.entries or entry_id(path) in options.entries))
+            checks.append(None)
+        # entries are independent: checked in a pool where it pays, merged in this order (pool.py)
+        done = iter(check_entries(_check_entry, tree, every, options, report.reader,
+                                  workers_for(tree, len(every), options.workers)))
+        for at, check in enumerate(checks):
+            if check is None:
+                checks[at], part = next(done)
+                part.merge_into(report)
         started = time.perf_counter()
         if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
             before = len(report.refusals)
