@@ -120,3 +120,25 @@ def test_circular_value_behaves_as_the_pure_writer():
     value: list = []
     value.append(value)
     assert _outcome(canon, value)[0] == _outcome(canon_pure, value)[0] == "RecursionError"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(values, domain_values))
+def test_the_preparation_form_read_back_is_written_as_the_same_bytes(value):
+    """What verifier/recompute.differs relies on (issue #12 item 2): when the recomputed bytes are the given
+    preparation's bytes, the given preparation (those bytes read strictly) is written as those bytes again,
+    so finding 5 need not write it. Held on the pure writer's bytes, read by the strict reader."""
+    from judgment_exchange.jsonstrict import JsonRefusal, parse
+    from judgment_exchange.verifier.recompute import differs
+
+    outcome = _outcome(preparation_form_pure, value)
+    if outcome[0] != "bytes":
+        return
+    written = outcome[1]
+    try:
+        read_back = parse(written)
+    except JsonRefusal:  # beyond the reader's bounds: the verifier refuses such a preparation before finding 5
+        return
+    assert preparation_form_pure(read_back) == written
+    assert preparation_form(read_back) == written
+    assert differs(written, read_back, written) is differs(written, read_back) is False

@@ -132,8 +132,9 @@ def _plain(value: Any, depth: int = 0) -> bool:
     """Every node of an exact type the C encoder writes as `_write` does (see above)."""
     kind = type(value)
     if kind is dict:
-        if any(type(key) is not str for key in value):
-            return False
+        for key in value:  # a loop, not any(): no generator per object (issue #12)
+            if type(key) is not str:
+                return False
         items = value.values()
     elif kind is list:
         items = value

@@ -49,6 +49,7 @@ class EntryCheck:
     present: set[str] = field(default_factory=set)
     document: Any = None
     document_data: bytes | None = None
+    checked: dialect_form.CheckedDialect | None = None  # the form checker's, handed to the verifier (replay.py)
     form_valid: bool = False
     fixtures: list[FixtureCheck] = field(default_factory=list)
     unbound: list[str] = field(default_factory=list)
@@ -284,7 +285,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
             form = dialect_form.check_form(raw.data)
             check.document = form.document
     readable = form is not None and form.document is not None
-    chain = reference_refusal(check.entry, check.document, readable)
+    chain = reference_refusal(check.entry, check.document, readable, form.digest if form is not None else None)
     if chain:
         check.refuse(chain.code, entry_path_, chain.detail, pointer=chain.pointer)
     if form is None:
@@ -292,6 +293,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     if form.refusal:
         check.refuse(form.refusal, path, form.detail)
         return
+    check.checked = form.checked
     check.form_valid = chain is None
     doc = form.document
     check.unbound = list(dialect_form.unbound_sources(doc))
@@ -398,7 +400,10 @@ def _check_binding(tree: Tree, check: EntryCheck, path: str) -> None:
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))
         return
-    result = dialect_form.check_binding(raw.data, check.document, canonical_digest(check.document))
+    if check.checked is not None:  # checked once per binding's bytes; the verifier reads the same result
+        result = check.checked.binding(raw.data)
+    else:
+        result = dialect_form.check_binding(raw.data, check.document, canonical_digest(check.document))
     if result.refusal:
         check.refuse(result.refusal, path, result.detail)
 
@@ -412,6 +417,8 @@ def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: st
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))
         return
+    if check.checked is not None:  # read once: the verifier takes these bytes' value from here
+        check.checked.read(raw.data, docs.json_bounds(docs.PREPARATION_BOUND), raw.value)
     try:
         canonical = preparation_form(raw.value)
     except CanonError as exc:

@@ -44,13 +44,18 @@ def read_bytes(tree: Tree, path: str, limit: int, over_code: str = "file-over-bo
         return Read(refusal=Refusal("file-unreadable", path, str(exc)))
 
 
+def json_bounds(limit: int) -> Bounds:
+    """The bounds a document of this byte bound is read strictly within (its bytes, §12's nesting)."""
+    return Bounds(max_bytes=limit, max_depth=NESTING)
+
+
 def parse(raw: Read, path: str, limit: int, malformed_code: str = "json-malformed",
           nested_code: str = "json-over-bound") -> Read:
     """Bytes already read, read strictly as one JSON value (dialect §1) under §12's nesting bound."""
     if raw.refusal or raw.data is None:
         return raw
     try:
-        value = loads(raw.data, Bounds(max_bytes=limit, max_depth=NESTING))
+        value = loads(raw.data, json_bounds(limit))
     except JsonRefusal as exc:
         code = nested_code if exc.kind == OVER_BOUND else malformed_code
         return Read(data=raw.data, refusal=Refusal(code, path, exc.detail))

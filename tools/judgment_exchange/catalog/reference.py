@@ -118,15 +118,16 @@ def _chain(code: str, detail: str) -> Chain:
     return Chain(code, detail, "/" + member.group(0) if member else None)
 
 
-def reference_refusal(entry: dict, document: Any, readable: bool) -> Chain | None:
+def reference_refusal(entry: dict, document: Any, readable: bool, known_digest: str | None = None) -> Chain | None:
     """The first refusal of §3's chain, or None. `document` is dialect.json's parsed value;
     `readable` is False when it could not be read, and then the chain stops after the reference's
-    own form (the document form check reports why it could not be read)."""
-    found = _reference_refusal(entry, document, readable)
+    own form (the document form check reports why it could not be read). `known_digest`: the
+    document's canonical digest when the form checker already computed it (computed here otherwise)."""
+    found = _reference_refusal(entry, document, readable, known_digest)
     return _chain(*found) if found else None
 
 
-def _reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str, str] | None:
+def _reference_refusal(entry: dict, document: Any, readable: bool, known_digest: str | None = None) -> tuple[str, str] | None:
     kind = entry.get("kind")
     direction = entry.get("direction")
     problem = _form(entry, kind)
@@ -157,7 +158,7 @@ def _reference_refusal(entry: dict, document: Any, readable: bool) -> tuple[str,
                 return ("artifact-mismatch", f"artifact/{name} differs from dialect.json's root {name}")
     if ref is not None:
         try:
-            actual = canonical_digest(document)
+            actual = known_digest or canonical_digest(document)
         except CanonError as exc:
             return ("dialect-digest-mismatch", f"dialect/digest: dialect.json has no canonical form ({exc})")
         if actual != ref["digest"]:

@@ -47,7 +47,7 @@ def _run(check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], comm
     from .. import verifier
 
     if not command:
-        return verifier.replay_fixture(check.document_data, files)
+        return verifier.replay_fixture(check.document_data, files, check.checked)
     with tempfile.TemporaryDirectory(prefix="exchange-replay-") as tmp:
         entry_dir = os.path.join(tmp, "entry")
         fixture_dir = os.path.join(entry_dir, "fixtures", fixture.name)
@@ -74,6 +74,14 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
 
 def replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
     """Replay every replayable fixture of a kind-dialect entry whose form check passed."""
+    try:
+        _replay_entry(tree, check, report)
+    finally:  # the entry's binding checks and signature verdicts are not needed past its replay
+        if check.checked is not None:
+            check.checked.forget()
+
+
+def _replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
     if check.kind != "dialect" or not check.form_valid or check.document_data is None:
         return
     reader = reader_for(tree, report)
@@ -98,7 +106,7 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report
     """A skip (§4), with every acquisition of a kind the built-in verifier reads still checked."""
     from .. import verifier
 
-    held = verifier.check_skipped(check.document_data, files)
+    held = verifier.check_skipped(check.document_data, files, check.checked)
     if isinstance(held, (verifier.Found, verifier.Refused)) and held.code not in SKIPPED:
         what = "finding" if isinstance(held, verifier.Found) else "refusal"
         report.refusals.append(Refusal(

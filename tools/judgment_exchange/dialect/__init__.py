@@ -7,7 +7,7 @@ docs/dialect-form.md for what is checked and the readings chosen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .binding import (
@@ -33,6 +33,7 @@ __all__ = [
     "BINDING_BYTES",
     "BindingResult",
     "CODES",
+    "CheckedDialect",
     "DIALECT_BYTES",
     "FormResult",
     "READABLE_VERSIONS",
@@ -54,16 +55,6 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class FormResult:
-    """The form check of one dialect document: `refusal` is None when the document is valid."""
-
-    refusal: str | None
-    detail: str
-    document: Any | None = None
-    digest: str | None = None
-
-
-@dataclass(frozen=True)
 class BindingResult:
     """The §4.4 check of one binding document against its unbound dialect."""
 
@@ -71,6 +62,80 @@ class BindingResult:
     detail: str
     bound_document: Any | None = None
     bound_digest: str | None = None
+
+
+class CheckedDialect:
+    """A dialect document that passed every phase of §11 that concerns it alone (`check_form` with the
+    default versions and kinds): bytes 1, reading 2, counts 3, version 4, form 5, and phase 6 for all
+    six kinds; its bytes, its value as read and its canonical digest. Only `check_form` makes one.
+
+    The gate hands it to the verifier (issue #12 item 2), which then skips exactly those phases of the
+    dialect — and only when `data` is the dialect's bytes it is given (`trusted`). It also keeps what is
+    established once per entry under this dialect, each by the exact bytes it was established for:
+    each binding document's check (`binding`), each receipt signature's verdict (`signatures`), which
+    documents' bytes passed which bounds of §12 (`measured`: (Bounds, bytes)) and the value each
+    document's bytes read as (`parsed`: jsonstrict.parse is a function of the bytes alone). The values
+    are shared: no reader may change them. No memo is pickled (a pool worker's entry arrives without
+    them), and the gate drops them after the entry's replay (`forget`)."""
+
+    __slots__ = ("data", "document", "digest", "_bindings", "signatures", "measured", "parsed")
+
+    def __init__(self, data: bytes, document: Any, digest: str) -> None:
+        self.data = bytes(data)
+        self.document = document
+        self.digest = digest
+        self._bindings: dict[bytes, BindingResult] = {}
+        self.signatures: dict[tuple, bool] = {}
+        self.measured: set[tuple[Bounds, bytes]] = set()
+        self.parsed: dict[bytes, Any] = {}
+
+    def trusted(self, data: bytes) -> bool:
+        """Whether this is the check of exactly these bytes (anything else is read as if never checked)."""
+        return self.data == data
+
+    def binding(self, data: bytes) -> BindingResult:
+        """`check_binding(data, document, digest)`, once per binding document's bytes."""
+        if not isinstance(data, (bytes, bytearray)):  # refused by check_binding's first phase; nothing to keep
+            return check_binding(data, self.document, self.digest, document_checked=True)
+        key = bytes(data)
+        result = self._bindings.get(key)
+        if result is None:
+            result = self._bindings[key] = check_binding(key, self.document, self.digest, document_checked=True)
+        return result
+
+    def read(self, data: bytes, bounds: Bounds, value: Any) -> None:
+        """Keep that `data` passed `bounds` and reads as `value` (a caller that read it strictly, as
+        jsonstrict.loads does: measure, then parse)."""
+        if type(data) is bytes:
+            self.measured.add((bounds, data))
+            self.parsed[data] = value
+
+    def forget(self) -> None:
+        """Drop every memo (the gate does after the entry's replay: a report holds every entry at once)."""
+        self._bindings.clear()
+        self.signatures.clear()
+        self.measured.clear()
+        self.parsed.clear()
+
+    def __repr__(self) -> str:  # never the document: it is the author's
+        return f"CheckedDialect({len(self.data)} bytes, {self.digest})"
+
+    def __getstate__(self) -> tuple:
+        return (self.data, self.document, self.digest)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.__init__(*state)
+
+
+@dataclass(frozen=True)
+class FormResult:
+    """The form check of one dialect document: `refusal` is None when the document is valid."""
+
+    refusal: str | None
+    detail: str
+    document: Any | None = None
+    digest: str | None = None
+    checked: CheckedDialect | None = field(default=None, compare=False)
 
 
 def check_form(
@@ -90,26 +155,32 @@ def check_form(
     refused = check_phases(document, readable_versions, readable_kinds)
     if refused:
         return FormResult(refused[0], refused[1], document)
-    return FormResult(None, "valid", document, digest_of(document))
+    digest = digest_of(document)
+    every = readable_versions == READABLE_VERSIONS and readable_kinds == ALL_KINDS
+    checked = CheckedDialect(data, document, digest) if every and digest is not None else None
+    return FormResult(None, "valid", document, digest, checked)
 
 
-def check_binding(data: bytes, document: Any, dialect_digest: str) -> BindingResult:
+def check_binding(data: bytes, document: Any, dialect_digest: str, *, document_checked: bool = False) -> BindingResult:
     """A binding document (§4.4) against the unbound dialect; on success the bound dialect and its digest.
 
     `document` is the unbound dialect as parsed (a FormResult's document) and `dialect_digest` its
     digest. The two documents' phases interleave as §11 orders them: the binding's bytes (1, 2), both
     documents' counts (3), the dialect's version (4), both forms (5), then the bound dialect is built.
+    `document_checked`: the dialect is a CheckedDialect's, which passed its count, version, form and kind
+    phases (with every kind), so they are not made again; the result is the same.
     """
     binding, refused = read_document(data, BINDING_BOUNDS)
     if refused:
         return BindingResult(refused[0], "binding: " + refused[1])
+    unchecked = not document_checked
     refused = (
-        count_refusal(document)
+        (unchecked and count_refusal(document))
         or binding_count_refusal(binding)
-        or version_refusal(document)
-        or form_refusal(document)
+        or (unchecked and version_refusal(document))
+        or (unchecked and form_refusal(document))
         or binding_form_refusal(binding, document, dialect_digest)
-        or kind_refusal(document, ALL_KINDS)
+        or (unchecked and kind_refusal(document, ALL_KINDS))
     )
     if refused:
         return BindingResult(refused[0], refused[1])

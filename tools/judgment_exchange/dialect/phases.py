@@ -21,8 +21,28 @@ DIALECT_BYTES = 131072
 DIALECT_BOUNDS = Bounds(max_bytes=DIALECT_BYTES, max_depth=64)
 
 
+def _any_fraction(value: Any) -> bool:
+    """Whether any number in the value is not an integer (§1); no pointer is built (order does not matter)."""
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        if isinstance(item, Number):
+            if not item.is_integer:
+                return True
+        elif isinstance(item, dict):
+            extend(item.values())
+        elif isinstance(item, list):
+            extend(item)
+    return False
+
+
 def _outside_canon(value: Any, path: str = "") -> str | None:
-    """The pointer of the first number that is not an integer (§1), the one way a parsed value leaves canon."""
+    """The pointer of the first number that is not an integer (§1), the one way a parsed value leaves canon.
+
+    The pointer is built only when there is one (`_any_fraction` first; issue #12 item 2)."""
+    if not _any_fraction(value):
+        return None
     stack = [(value, path)]
     while stack:
         item, where = stack.pop()

@@ -51,12 +51,19 @@ def describe(value: Any) -> str:
 
 def escape(token: str) -> str:
     """One RFC 6901 reference token, escaped."""
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def at(path: str, *tokens: Any) -> str:
     """The JSON pointer `path` extended by tokens (names escaped, indices written in decimal)."""
-    return path + "".join("/" + escape(str(t)) for t in tokens)
+    for token in tokens:
+        text = str(token)
+        if "~" in text or "/" in text:
+            text = text.replace("~", "~0").replace("/", "~1")
+        path = path + "/" + text
+    return path
 
 
 def utf8_len(text: str) -> int:

@@ -166,14 +166,15 @@ def _names(template: Any) -> set[str]:
     return committed | shared
 
 
-def check_readable(docs: Documents, readable: frozenset = READABLE_KINDS) -> Refused | Found | Partial:
+def check_readable(docs: Documents, readable: frozenset = READABLE_KINDS,
+                   checked: Any = None) -> Refused | Found | Partial:
     """Every check of a fixture the verifier skips as kind-unread that does not need an unread source's claim.
 
     A refusal of phases 1–5 is returned by its code (version-unread among them); findings in §11's order;
     else what was held and what could not be (Partial). Every detail names positions and fixed text only,
-    never a value the dialect's author wrote. Never an exception."""
+    never a value the dialect's author wrote. Never an exception. `checked`: as verify's (verify.admit)."""
     try:
-        admitted = admit(docs)
+        admitted = admit(docs, checked)
         if isinstance(admitted, Refused):  # its detail may quote a member name: the code alone is reported
             return Refused(admitted.code, f"refusal phases 1–5 (§11): {admitted.code}")
         return _check(admitted, readable)

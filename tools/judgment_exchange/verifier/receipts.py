@@ -108,10 +108,22 @@ def commitment(salt_hex: str, request: Any) -> str:
     return "sha256:" + hashlib.sha256(bytes.fromhex(salt_hex) + b"args:" + canon(request)).hexdigest()
 
 
-def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict) -> str | None:
+def verified(public_key: str, signature: Any, message: bytes, memo: dict | None) -> bool:
+    """keys.verify, once per (key, signature, message) in `memo` (an entry's: CheckedDialect.signatures)."""
+    if memo is None or not isinstance(public_key, str) or not isinstance(signature, str):
+        return verify(public_key, signature, message)
+    key = (public_key, signature, message)
+    answer = memo.get(key)
+    if answer is None:
+        answer = memo[key] = verify(public_key, signature, message)
+    return answer
+
+
+def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict, memo: dict | None = None) -> str | None:
     """Checks 1–5 of §5.2 under the profile; None when they hold, else why it is acquisition-invalid.
 
-    With `request` UNKNOWN_REQUEST, check 4 is not made (the caller reports it unchecked)."""
+    With `request` UNKNOWN_REQUEST, check 4 is not made (the caller reports it unchecked); `memo` keeps
+    signature verdicts already reached (`verified`)."""
     if (why := _form(receipt)) is not None:
         return why
     if receipt["keyId"] != key_id(profile["publicKey"]):
@@ -121,7 +133,7 @@ def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict) 
         message = SIGNED_PREFIX + canon(unsigned)
     except CanonError:
         return "the receipt is outside the canon domain"
-    if not verify(profile["publicKey"], receipt["signature"], message):
+    if not verified(profile["publicKey"], receipt["signature"], message, memo):
         return "the signature does not verify under the profile's key"
     if receipt["source"] != profile["source"] or receipt["authority"] != profile["authority"]:
         return "source or authority is not the profile's"

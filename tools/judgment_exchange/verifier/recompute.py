@@ -27,7 +27,10 @@ AVAILABILITY = ("present", "absent", "unknown")
 
 @dataclass
 class Inputs:
-    """What derives a preparation (§9.4), read and form-checked; `unbound` names each bound source's shape and record."""
+    """What derives a preparation (§9.4), read and form-checked; `unbound` names each bound source's shape and record.
+
+    `mapping_digest` is the dialect's canonical digest when it is already known (None: computed here);
+    `signatures` keeps each receipt signature's verdict across an entry's fixtures (verify.admit)."""
 
     dialect: dict
     case: Any
@@ -35,6 +38,8 @@ class Inputs:
     profiles: dict[str, tuple[dict, str]]
     verified_at: str
     unbound: dict[str, tuple[str, str]] = field(default_factory=dict)
+    mapping_digest: str | None = None
+    signatures: dict | None = None
 
 
 @dataclass
@@ -298,7 +303,8 @@ class _Run:
                   what: str) -> Found | None:
         """§5.2 checks 1–5, times and sessions for one receipt; its citation is kept on the state."""
         receipt = response["receipt"]
-        if (why := receipts.check(receipt, response["salts"], result, request, profile)) is not None:
+        if (why := receipts.check(receipt, response["salts"], result, request, profile,
+                                  self.inputs.signatures)) is not None:
             return Found(codes.ACQUISITION_INVALID, f"{what}: {why}")
         if (why := receipts.stale(receipt, self.now, integer(state.doc["maxAge"]))) is not None:
             return Found(codes.ACQUISITION_STALE, f"{what}: {why}")
@@ -467,7 +473,7 @@ class _Run:
         preparation = {
             "version": family(self.dialect),
             "verifiedAt": self.inputs.verified_at,
-            "mappingDigest": canonical_digest(self.dialect),
+            "mappingDigest": self.inputs.mapping_digest or canonical_digest(self.dialect),
             "verification": VERIFICATION,
             "cites": cites,
             "lineage": lineage,
@@ -565,8 +571,14 @@ def recompute(inputs: Inputs) -> Found | Refused | Recomputation:
     return _Run(inputs).run()
 
 
-def differs(recomputed: bytes, given: Any) -> bool:
-    """Finding 5: the recomputed canonical bytes (§9.5) are not the given preparation's in that form."""
+def differs(recomputed: bytes, given: Any, given_bytes: bytes | None = None) -> bool:
+    """Finding 5: the recomputed canonical bytes (§9.5) are not the given preparation's in that form.
+
+    `given_bytes`, the bytes `given` was read from: when they are the recomputed bytes, `given` is those
+    bytes read back, and the form writes a value read from its own bytes as those bytes (§9.5 keeps
+    every literal; tests/test_canon_fast.py holds the round trip), so nothing differs."""
+    if given_bytes is not None and recomputed == given_bytes:
+        return False
     try:
         return recomputed != preparation_form(given)
     except CanonError:

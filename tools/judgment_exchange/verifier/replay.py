@@ -6,6 +6,7 @@ import json
 import shlex
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from .partial import Partial, check_readable
 from .results import Found, Refused
@@ -29,20 +30,22 @@ def fixture_documents(dialect: bytes, fixture: dict[str, bytes]) -> Documents | 
     )
 
 
-def replay_fixture(dialect: bytes, fixture: dict[str, bytes]) -> dict:
-    """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …)."""
+def replay_fixture(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> dict:
+    """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …).
+
+    `checked`: the gate's `dialect.CheckedDialect` of these dialect bytes, if it has one (verify.py)."""
     docs = fixture_documents(dialect, fixture)
     if isinstance(docs, str):
         return {"result": "error", "detail": docs}
-    return json.loads(report_bytes(verify(docs)))
+    return json.loads(report_bytes(verify(docs, checked)))
 
 
-def check_skipped(dialect: bytes, fixture: dict[str, bytes]) -> Refused | Found | Partial:
+def check_skipped(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> Refused | Found | Partial:
     """A fixture a verifier skipped, held to every check that needs no unread source's claim (partial.py)."""
     docs = fixture_documents(dialect, fixture)
     if isinstance(docs, str):
         return Refused("input-malformed", docs)
-    return check_readable(docs)
+    return check_readable(docs, checked=checked)
 
 
 def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict:

@@ -3,6 +3,11 @@
 Phases interleave documents as §11 orders them: phase 1 on every document, then phase 2 on every
 document, and so on; the dialect's part of each phase is the dialect form checker's
 (`judgment_exchange.dialect`), the rest is here.
+
+`checked`, a `dialect.CheckedDialect` the gate already made of the same bytes (issue #12 item 2),
+stands for the dialect's part of phases 1–5: those checks are not made again, every other document's
+are made in the same order, so each answer is the one the bytes alone give (tests/verifier/
+test_checked_dialect.py). A checked dialect of other bytes is ignored.
 """
 
 from __future__ import annotations
@@ -55,30 +60,47 @@ def _named(docs: Documents) -> list[tuple[str, bytes, int]]:
     return out
 
 
-def _phase1(docs: Documents) -> Refused | None:
+def _phase1(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> Refused | None:
     sizes = {"dialect": MAX_DIALECT, "profiles": MAX_PROFILES, "binding": MAX_BINDING,
              "preparation": MAX_PREPARATION, "record": MAX_RECORD}
     together = len(docs.dialect) + len(docs.case) + len(docs.acquisitions or b"")
     if together > MAX_INPUTS:
         return Refused(codes.INPUT_OVER_BOUND, f"the dialect, case and acquisitions hold {together} bytes, over {MAX_INPUTS}")
     for name, data, max_depth in _named(docs):
+        if checked is not None and name == "dialect":  # measured within DIALECT_BOUNDS, which are these
+            continue
+        bounds = Bounds(max_bytes=sizes.get(name, MAX_INPUTS), max_depth=max_depth)
+        known = checked is not None and type(data) is bytes
+        if known and (bounds, data) in checked.measured:  # these bytes passed these bounds in this entry
+            continue
         try:
-            measure(data, Bounds(max_bytes=sizes.get(name, MAX_INPUTS), max_depth=max_depth))
+            measure(data, bounds)
         except JsonRefusal as refusal:
             return Refused(codes.INPUT_OVER_BOUND, f"{name}: {refusal.detail}")
+        if known:
+            checked.measured.add((bounds, data))
     return None
 
 
-def _phase2(docs: Documents) -> dict[str, Any] | Refused:
+def _phase2(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> dict[str, Any] | Refused:
     values: dict[str, Any] = {}
     for name, data, _ in _named(docs):
+        if checked is not None and name == "dialect":
+            values[name] = checked.document
+            continue
         if name == "record" and (b"\n" in data or b"\r" in data):
             return Refused(codes.INPUT_MALFORMED, "record: the record is one line")
+        known = checked is not None and type(data) is bytes
+        if known and data in checked.parsed:  # these bytes were read strictly in this entry: the same value
+            values[name] = checked.parsed[data]
+            continue
         try:
             values[name] = parse(data)
         except JsonRefusal as refusal:
             code = codes.INPUT_OVER_BOUND if refusal.kind == OVER_BOUND else codes.INPUT_MALFORMED
             return Refused(code, f"{name}: {refusal.detail}")
+        if known:
+            checked.parsed[data] = values[name]
     return values
 
 
@@ -116,35 +138,49 @@ class Admitted:
     inputs: Inputs
 
 
-def admit(docs: Documents) -> Refused | Admitted:
-    """Refusal phases 1–5 of §11 (phase 6, kind-unread, is the caller's): the documents read and bound."""
-    if (refused := _phase1(docs)) is not None:
+def trusted(docs: Documents, checked: Any) -> dialect_form.CheckedDialect | None:
+    """`checked` when it is a checked dialect of exactly `docs.dialect`'s bytes, else None."""
+    if isinstance(checked, dialect_form.CheckedDialect) and checked.trusted(docs.dialect):
+        return checked
+    return None
+
+
+def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> Refused | Admitted:
+    """Refusal phases 1–5 of §11 (phase 6, kind-unread, is the caller's): the documents read and bound.
+
+    With `checked` (of the same bytes) the dialect's own part of phases 1–5 is taken as made."""
+    checked = trusted(docs, checked)
+    if (refused := _phase1(docs, checked)) is not None:
         return refused
-    values = _phase2(docs)
+    values = _phase2(docs, checked)
     if isinstance(values, Refused):
         return values
     dialect, profiles, acquisitions = values["dialect"], values["profiles"], values["acquisitions"]
     record = values.get("record")
     binding_counts = dialect_form.binding_count_refusal(values["binding"]) if "binding" in values else None
-    if (refused := _first(dialect_form.count_refusal(dialect), binding_counts, profile_rules.count_refusal(profiles),
+    dialect_counts = None if checked is not None else dialect_form.count_refusal(dialect)
+    if (refused := _first(dialect_counts, binding_counts, profile_rules.count_refusal(profiles),
                           receipts.count_refusal(acquisitions), research.count_refusal(dialect, acquisitions))) is not None:
         return refused
-    if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
-        return refused
-    problem = dialect_form.form_refusal(dialect)
-    if problem is not None:
-        return Refused(*problem)
+    if checked is None:
+        if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
+            return refused
+        problem = dialect_form.form_refusal(dialect)
+        if problem is not None:
+            return Refused(*problem)
     bound, unbound_shapes = dialect, {}
+    mapping_digest = checked.digest if checked is not None else None
     names = dialect_form.unbound_sources(dialect)
     if names and docs.binding is None:
         return Refused(codes.INPUT_MALFORMED, "the dialect has an unbound source and no binding document")
     if not names and docs.binding is not None:
         return Refused(codes.INPUT_MALFORMED, "a binding document beside a dialect with no unbound source")
     if names:
-        applied = dialect_form.check_binding(docs.binding, dialect, canonical_digest(dialect))
+        applied = (checked.binding(docs.binding) if checked is not None
+                   else dialect_form.check_binding(docs.binding, dialect, canonical_digest(dialect)))
         if applied.refusal is not None:
             return Refused(applied.refusal, applied.detail)
-        bound = applied.bound_document
+        bound, mapping_digest = applied.bound_document, applied.bound_digest
         unbound_shapes = {s["name"]: (s.get("shape"), s.get("record")) for s in dialect["sources"]
                           if s["name"] in names and s["kind"] == "operation"}
     checks = (
@@ -158,13 +194,14 @@ def admit(docs: Documents) -> Refused | Admitted:
         if (problem := check()) is not None:
             return Refused(*problem)
     inputs = Inputs(bound, values["case"], acquisitions, profile_rules.by_id(profiles),
-                    values["preparation"]["verifiedAt"], unbound_shapes)
+                    values["preparation"]["verifiedAt"], unbound_shapes, mapping_digest,
+                    checked.signatures if checked is not None else None)
     return Admitted(values, inputs)
 
 
-def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
+def prepare(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> tuple[Refused | Found | Recomputation, dict]:
     """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
-    admitted = admit(docs)
+    admitted = admit(docs, checked)
     if isinstance(admitted, Refused):
         return admitted, {}
     if (refused := _first(dialect_form.kind_refusal(admitted.values["dialect"], READABLE_KINDS))) is not None:
@@ -176,10 +213,12 @@ def prepare(docs: Documents) -> tuple[Refused | Found | Recomputation, dict]:
     return result, admitted.values
 
 
-def verify(docs: Documents) -> Refused | Found | Reading:
-    """Verify one preparation (§11); the answer is a refusal, a finding or a reading, never an exception."""
+def verify(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> Refused | Found | Reading:
+    """Verify one preparation (§11); the answer is a refusal, a finding or a reading, never an exception.
+
+    `checked`: the gate's check of the same dialect bytes (module docstring); the answer is the same."""
     try:
-        result, values = prepare(docs)
+        result, values = prepare(docs, checked)
         if not isinstance(result, Recomputation):
             return result
         return _conclude(result, values["preparation"], docs, values.get("record"))
@@ -189,7 +228,7 @@ def verify(docs: Documents) -> Refused | Found | Reading:
 
 def _conclude(result: Recomputation, given: Any, docs: Documents, record: Any) -> Found | Reading:
     recomputed = preparation_form(result.preparation)
-    if differs(recomputed, given):
+    if differs(recomputed, given, docs.preparation):
         return Found(codes.PREPARATION_DIFFERS, "the recomputed preparation's canonical bytes are not the given preparation's")
     prepared = digest(recomputed)
     found, binding = record_findings(docs.record, record, result.facts, result.evidence,
