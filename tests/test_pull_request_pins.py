@@ -204,3 +204,24 @@ def test_an_untouched_directory_outside_the_id_grammar_gets_every_check(repo):
     pr, full = _both(builder.root)
     assert "entry-id-path" in {r.code for r in pr.refusals}
     assert _verdict(pr) == _verdict(full)
+
+
+def test_a_working_trees_kinds_are_its_listings_kinds(tmp_path):
+    """pinned.py reads kinds from the directory listing alone (WorkingTree.kinds, no stat per entry):
+    the same names, order and kinds as WorkingTree.list, for every kind a directory can hold."""
+    import os
+
+    root = tmp_path / "t"
+    (root / "d" / "sub").mkdir(parents=True)
+    (root / "d" / "file.json").write_bytes(b"{}")
+    (root / "d" / "\u00e9t\u00e9").write_bytes(b"")
+    os.symlink("file.json", root / "d" / "link")
+    os.symlink("sub", root / "d" / "dirlink")
+    os.mkfifo(root / "d" / "fifo")
+    tree = WorkingTree(str(root))
+    assert tree.kinds("d") == [(n.name, n.kind) for n in tree.list("d")]
+    assert {kind for _, kind in tree.kinds("d")} == {"file", "directory", "symlink", "special"}
+    demo = WorkingTree(str(Path(__file__).resolve().parents[1] / "docs" / "demo-catalog"))
+    for directory in ("entries", "entries/kinds", "entries/gateway/company-research/fixtures"):
+        if demo.stat(directory).kind == "directory":
+            assert demo.kinds(directory) == [(n.name, n.kind) for n in demo.list(directory)]

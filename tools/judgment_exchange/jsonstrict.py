@@ -109,6 +109,18 @@ def _exponent(run: bytes) -> int | None:
     return int(digits.group()) if digits else None
 
 
+def _blank(data: bytes) -> bytes:
+    """The bytes with every string's content taken out (`"..."` becomes `""`; an unclosed string runs
+    to the end). Without a backslash no string holds an escaped quote, so the strings are exactly the
+    stretches between the 1st and 2nd quote, the 3rd and 4th, ...: one split and one join in C
+    (issue #12 item 3), the regex `_STRING` otherwise. Either gives the same bytes."""
+    if b"\\" in data:
+        return _STRING.sub(b'""', data)
+    pieces = data.split(b'"')
+    bare = b'""'.join(pieces[0::2])
+    return bare + b'""' if len(pieces) % 2 == 0 else bare
+
+
 def measure(data: bytes, bounds: Bounds) -> None:
     """Hold the bytes to the §12 bounds measured on bytes; raise JsonRefusal(OVER_BOUND).
 
@@ -117,7 +129,7 @@ def measure(data: bytes, bounds: Bounds) -> None:
     """
     if len(data) > bounds.max_bytes:
         raise JsonRefusal(OVER_BOUND, f"{len(data)} bytes, over the bound of {bounds.max_bytes}")
-    bare = _STRING.sub(b'""', data)
+    bare = _blank(data)
     brackets = bare.translate(None, _NOT_BRACKETS)
     if brackets and max(accumulate(map(_STEP.__getitem__, brackets))) > bounds.max_depth:
         raise JsonRefusal(OVER_BOUND, f"nesting deeper than {bounds.max_depth} levels")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .gitfail import reason
 import errno
+import re
 import os
 import stat as _stat
 from dataclasses import dataclass
@@ -132,6 +133,17 @@ class WorkingTree:
             raise TreeError(f"{path or '.'}: {exc.strerror}") from exc
         return sorted(nodes, key=lambda n: n.name.encode("utf-8", "surrogateescape"))
 
+    def kinds(self, path: str) -> list[tuple[str, str]]:
+        """(name, kind) of each entry of a directory, in `list`'s order, kinds as `list` gives them, taken
+        from the directory listing itself where the file system records them (no stat per entry)."""
+        full = _join(self.root, path)
+        try:
+            with os.scandir(full) as it:
+                found = [(e.name, _kind(e)) for e in it]
+        except OSError as exc:
+            raise TreeError(f"{path or '.'}: {exc.strerror}") from exc
+        return sorted(found, key=lambda pair: pair[0].encode("utf-8", "surrogateescape"))
+
     def read(self, path: str, limit: int) -> bytes:
         full = _join(self.root, path)
         try:
@@ -182,6 +194,17 @@ class ReadOnce:
         return data
 
 
+def _kind(entry: os.DirEntry) -> str:
+    """What `_node` would say of a directory entry's kind, from its recorded type (lstat if none)."""
+    if entry.is_symlink():
+        return SYMLINK
+    if entry.is_dir(follow_symlinks=False):
+        return DIR
+    if entry.is_file(follow_symlinks=False):
+        return FILE
+    return SPECIAL
+
+
 def _node(name: str, st: os.stat_result) -> Node:
     mode = st.st_mode
     if _stat.S_ISLNK(mode):
@@ -199,17 +222,109 @@ _TYPE_MASK = 0o170000
 _TREE_MODE = 0o040000
 
 
+_UNREAD = object()
+_PREFETCH_BATCH = 512  # requests written at once: 41 bytes each, well within a pipe's buffer
+_PREFETCH_MAX = 1 << 20  # a prefetched object over this keeps only its type and size
+
+
 class ObjectStore:
-    """Objects of one repository read through one `cat-file --batch` process, trees and tags kept."""
+    """Objects of one repository read through one `cat-file --batch` process, trees and tags kept.
+
+    `prefetch(ids)` asks that process for many objects at once (each request written before its
+    answer is read, so one round trip serves a batch); what it read is handed, once, to the next
+    read of that id, which applies the same bounds and type checks as a read of its own.
+    """
 
     def __init__(self, repo) -> None:
+        self._repo = repo
         self._odb = repo.odb
         self._trees: dict[str, dict[str, tuple[int, str]]] = {}
         self._headers: dict[str, tuple[str, bytes]] = {}
+        self._fetched: dict[str, tuple[str, int, bytes | None]] = {}
+        self._parents: dict[str, str | None] = {}
+        self._roots: dict[str, str] = {}
+        self._ahead: list[str] = []
+        self._ahead_at: dict[str, int] = {}
+        self._ahead_limit = _PREFETCH_MAX
         self.blob_reads = 0
+
+    def expect(self, ids, limit: int = _PREFETCH_MAX, window: int = 8) -> None:
+        """Say which large objects will be read, in order: a read of one of them that finds it not yet
+        fetched prefetches it and the next `window` - 1 (a bounded read-ahead, so that large blobs,
+        e.g. every release's manifest, are neither read one round trip each nor held all at once)."""
+        self._ahead = list(dict.fromkeys(ids))
+        self._ahead_at = {hexsha: at for at, hexsha in enumerate(self._ahead)}
+        self._ahead_limit, self._window = limit, max(1, window)
+
+    def prefetch(self, ids, limit: int = _PREFETCH_MAX) -> None:
+        """Read the objects `ids` names (40-hex ids; others, and ids already held, are left to their own
+        read) through the store's one `cat-file --batch` process, a batch of requests per round trip.
+
+        Only a speed-up: an object it could not read (missing, or any failure of the exchange) is simply
+        not held, and its own read later meets the failure as it would have. Content over `limit` is
+        drained and only its type and size kept. After a failed exchange the process is stopped, so the
+        next read starts a fresh one and no answer is read out of turn.
+        """
+        wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and len(i) == 40 and i not in self._fetched
+                  and i not in self._trees and i not in self._headers and _is_hex(i)]
+        for start in range(0, len(wanted), _PREFETCH_BATCH):
+            if not self._exchange(wanted[start:start + _PREFETCH_BATCH], limit):
+                return
+
+    def _exchange(self, ids: list[str], limit: int) -> bool:
+        try:
+            cmd = self._repo.git._get_persistent_cmd("cat_file_all", "cat_file", batch=True)
+            stdin, stdout = cmd.stdin, cmd.stdout
+            stdin.write("".join(f"{i}\n" for i in ids).encode("ascii"))
+            stdin.flush()
+            for hexsha in ids:
+                header = stdout.readline().split()
+                if len(header) == 2 and header[0] == hexsha.encode() and header[1] == b"missing":
+                    continue
+                if len(header) != 3 or header[0] != hexsha.encode() or not header[2].isdigit():
+                    raise TreeError(f"an unexpected answer to the request for {hexsha}")
+                kind, size = header[1].decode("ascii"), int(header[2])
+                data: bytes | None
+                if size > limit:
+                    left = size
+                    while left:
+                        chunk = stdout.read(min(left, _CHUNK))
+                        if not chunk:
+                            raise TreeError(f"object {hexsha} ended early")
+                        left -= len(chunk)
+                    data = None
+                else:
+                    data = stdout.read(size)
+                    if len(data) != size:
+                        raise TreeError(f"object {hexsha} ended early")
+                if stdout.read(1) != b"\n":
+                    raise TreeError(f"object {hexsha} is not followed by a line feed")
+                self._fetched[hexsha] = (kind, size, data)
+            return True
+        except Exception:  # any failure: no answer may be left unread on the shared process
+            try:
+                self._repo.git.clear_cache()
+            except Exception:  # noqa: BLE001 - the process is gone either way
+                pass
+            return False
 
     def _read(self, hexsha: str, limit: int | None, path: str, kinds: tuple[str, ...] = ()) -> tuple[str, bytes]:
         """Type and bytes; content over `limit` raises TooLarge, content of a type outside `kinds` is skipped."""
+        fetched = self._fetched.pop(hexsha, None)
+        if fetched is None and hexsha in self._ahead_at:
+            at = self._ahead_at.pop(hexsha)
+            window = [hexsha] + [i for i in self._ahead[at + 1:at + self._window] if i in self._ahead_at]
+            self.prefetch(window, self._ahead_limit)
+            fetched = self._fetched.pop(hexsha, None)
+        if fetched is not None:
+            self._ahead_at.pop(hexsha, None)
+            kind, size, data = fetched
+            if limit is not None and size > limit:
+                raise TooLarge(path, size, limit)
+            if kinds and kind not in kinds:
+                return kind, b""
+            if data is not None:
+                return kind, data
         try:
             ostream = self._odb.stream(bytes.fromhex(hexsha))
             kind = ostream.type.decode("ascii") if isinstance(ostream.type, bytes) else str(ostream.type)
@@ -249,21 +364,42 @@ class ObjectStore:
             kind, data = self.object_type(hexsha)
         return kind, hexsha
 
+    def tag_targets(self, ids) -> list[str]:
+        """The objects the annotated tags among `ids` name (a prefetch hint: failures are left to peel)."""
+        targets = []
+        for hexsha in ids:
+            try:
+                kind, data = self.object_type(hexsha)
+                if kind == "tag":
+                    targets.append(_header(data, b"object ", hexsha))
+            except TreeError:
+                continue
+        return targets
+
     def first_parent(self, commit: str) -> str | None:
-        """A commit's first parent, or None for a root commit (git writes parents after the tree line)."""
-        kind, data = self.object_type(commit)
-        if kind != "commit":
-            raise TreeError(f"{commit} is a {kind}, not a commit")
-        if b"\nparent " not in data.split(b"\n\n", 1)[0]:
-            return None
-        return _header(data, b"parent ", commit)
+        """A commit's first parent, or None for a root commit (git writes parents after the tree line);
+        kept by commit id, as the commit's bytes are."""
+        found = self._parents.get(commit, _UNREAD)
+        if found is _UNREAD:
+            kind, data = self.object_type(commit)
+            if kind != "commit":
+                raise TreeError(f"{commit} is a {kind}, not a commit")
+            if b"\nparent " not in data.split(b"\n\n", 1)[0]:
+                found = None
+            else:
+                found = _header(data, b"parent ", commit)
+            self._parents[commit] = found
+        return found
 
     def root_tree(self, commit: str) -> str:
-        """The tree a commit records."""
-        kind, data = self.object_type(commit)
-        if kind != "commit":
-            raise TreeError(f"{commit} is a {kind}, not a commit")
-        return _header(data, b"tree ", commit)
+        """The tree a commit records (kept by commit id)."""
+        found = self._roots.get(commit)
+        if found is None:
+            kind, data = self.object_type(commit)
+            if kind != "commit":
+                raise TreeError(f"{commit} is a {kind}, not a commit")
+            found = self._roots[commit] = _header(data, b"tree ", commit)
+        return found
 
     def tree(self, hexsha: str, path: str) -> dict[str, tuple[int, str]]:
         """A tree's entries, name to (mode, id), read once per tree id; `path` names it in errors."""
@@ -298,7 +434,34 @@ _MODES = frozenset({0o040000, 0o100644, 0o100664, 0o100755, 0o120000, 0o160000})
 _GITLINK = 0o160000
 
 
+def _is_hex(text: str) -> bool:
+    return not text.strip("0123456789abcdef")
+
+
+_TREE_ENTRY = re.compile(rb"(40000|100644|100664|100755|120000|160000) ([^\0/]+)\0(.{20})", re.S)
+_MODE_OF = {b"40000": 0o40000, b"100644": 0o100644, b"100664": 0o100664, b"100755": 0o100755,
+            b"120000": 0o120000, b"160000": 0o160000}
+
+
 def _entries(data: bytes) -> dict[str, tuple[int, str]]:
+    """A tree object's entries (`_entries_exact`), read in C a match per entry when the tree is plainly
+    well formed (issue #12); anything else — a gap, a mode written another way, a name `.`, `..` or
+    listed twice — is read by `_entries_exact`, which says what is wrong."""
+    entries: dict[str, tuple[int, str]] = {}
+    pos = 0
+    for found in _TREE_ENTRY.finditer(data):
+        if found.start() != pos:
+            return _entries_exact(data)
+        mode, raw_name, oid = found.groups()
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if raw_name == b"." or raw_name == b".." or name in entries:
+            return _entries_exact(data)
+        entries[name] = (_MODE_OF[mode], oid.hex())
+        pos = found.end()
+    return entries if pos == len(data) else _entries_exact(data)
+
+
+def _entries_exact(data: bytes) -> dict[str, tuple[int, str]]:
     """A tree object's entries: `<octal mode> <name>\\0<20-byte id>` repeated, read strictly.
 
     A name listed twice, an empty name or one holding '/', '.' or '..', or a mode git does not write is a

@@ -87,12 +87,11 @@ class Comparison:
 
 
 def _compare(tree: Tree, options: GateOptions) -> Comparison:
-    from .pullrequest import BaseUnreadable, pin_moved, touched_entries
+    from .pullrequest import BaseUnreadable, compare
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
-        touched = touched_entries(repository, options.base, getattr(tree, "commit", None))
-        return Comparison(touched, pin_moved(repository, options.base, getattr(tree, "commit", None)))
+        return Comparison(*compare(repository, options.base, getattr(tree, "commit", None)))
     except BaseUnreadable as exc:
         return Comparison(unreadable=str(exc))
 

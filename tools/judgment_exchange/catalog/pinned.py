@@ -21,6 +21,15 @@ ENTRY_FILES = ("entry.json", "README.md", "dialect.json", "output.json")
 FIXTURE_FILES = FIXTURE_REQUIRED + FIXTURE_OPTIONAL + (BINDING,)
 
 
+def _kinds(tree: Tree, path: str) -> dict[str, str]:
+    """Each name in a directory and its kind, in the tree's order (a WorkingTree's `kinds` needs no
+    stat per entry; any other tree's `list`)."""
+    kinds = getattr(tree, "kinds", None)
+    if kinds is not None:
+        return dict(kinds(path))
+    return {n.name: n.kind for n in tree.list(path)}
+
+
 def pinned_entry(tree: Tree, path: str) -> tuple[EntryCheck, bool]:
     """The EntryCheck the manifest, identity and history read (entry.json's value, the stored-byte
     digests, the fixture file lists), and whether it was read cleanly: entry.json a strict JSON
@@ -30,11 +39,11 @@ def pinned_entry(tree: Tree, path: str) -> tuple[EntryCheck, bool]:
     if entry_path(check.id) != path or not grammar.ENTRY_ID.fullmatch(check.id):
         return check, False
     try:
-        listing = {n.name: n for n in tree.list(path)}
+        listing = _kinds(tree, path)
     except TreeError:
         return check, False
-    clean = all(name in ENTRY_FILES and node.kind == FILE or name == "fixtures" and node.kind == DIR
-                for name, node in listing.items())
+    clean = all(name in ENTRY_FILES and kind == FILE or name == "fixtures" and kind == DIR
+                for name, kind in listing.items())
     if "entry.json" not in listing:
         return check, False
     read = docs.read_json(tree, f"{path}/entry.json", docs.ENTRY_BOUND)
@@ -55,7 +64,7 @@ def pinned_entry(tree: Tree, path: str) -> tuple[EntryCheck, bool]:
     names = [f.get("name") for f in named]
     if "fixtures" in listing:
         try:
-            present = {n.name: n for n in tree.list(f"{path}/fixtures")}
+            present = _kinds(tree, f"{path}/fixtures")
         except TreeError:
             return check, False
     else:
@@ -64,18 +73,18 @@ def pinned_entry(tree: Tree, path: str) -> tuple[EntryCheck, bool]:
         clean = False
     for item in named:
         name = item.get("name")
-        if not isinstance(name, str) or name not in present or present[name].kind != DIR:
+        if not isinstance(name, str) or name not in present or present[name] != DIR:
             clean = False
             continue
         fpath = f"{path}/fixtures/{name}"
         try:
-            nodes = tree.list(fpath)
+            nodes = _kinds(tree, fpath)
         except TreeError:
             return check, False
-        if any(n.name not in FIXTURE_FILES or n.kind != FILE for n in nodes):
+        if any(n not in FIXTURE_FILES or kind != FILE for n, kind in nodes.items()):
             clean = False
         prep = item.get("preparationDigest")
-        check.fixtures.append(FixtureCheck(name, fpath, [n.name for n in nodes],
+        check.fixtures.append(FixtureCheck(name, fpath, list(nodes),
                                            prep if isinstance(prep, str) else None, False))
     return check, clean
 

@@ -93,8 +93,18 @@ def _symbolic_target(repo, ref: str) -> str:
 def touched_entries(repository: str, base: str, commit: str | None = None) -> list[str]:
     """Ids of the entries whose files differ between `base` and `commit`, or, with no commit, the
     working tree (untracked files included)."""
+    return _touched(changed_paths(repository, base, commit))
+
+
+def compare(repository: str, base: str, commit: str | None = None) -> tuple[list[str], bool]:
+    """`touched_entries` and `pin_moved` from one comparison with the base (one diff, not two)."""
+    names = changed_paths(repository, base, commit)
+    return _touched(names), PIN in names
+
+
+def _touched(names: list[str]) -> list[str]:
     ids = set()
-    for name in changed_paths(repository, base, commit):
+    for name in names:
         parts = name.split("/")
         if len(parts) >= 4 and parts[0] == "entries":
             ids.add(f"{parts[1]}.{parts[2]}")

@@ -10,12 +10,12 @@ from ..tree import ReleaseTree, TooLarge, TreeError
 from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
 from .mainline import find_main, first_parent_chain, hold_ledger
-from .identity import history_artifact_refusals
+from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
 from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
-from .upgrade import upgrade_refusals
-from .walk import read_history
+from .upgrade import upgrade_refusals_of
+from .walk import Walk, read_history
 
 
 def _open(repo_path: str):
@@ -76,8 +76,9 @@ def check_history(
         if ledger is TIP:
             blob = ReleaseTree(store, tip, tip_name).blob_id(LEDGER) if tip is not None else None
             ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)
+        walk = Walk(store)  # one reading of each manifest serves the ledger's check and the walk
         held = hold_ledger(store, tags, ledger, tip=tip, tip_name=tip_name, release_tag=release_tag,
-                           base_ledger=base_ledger, manifest=manifest)
+                           base_ledger=base_ledger, manifest=manifest, manifest_digest_of=walk.manifest_digest)
         if held is None:
             releases, refusals, more = _tags_on_main(store, tags, tip, tip_name, release_tag)
             notes = notes + more
@@ -91,7 +92,7 @@ def check_history(
                 [r.tag for r in previous],
                 notes,
             )
-        history = read_history(store, previous)
+        history = read_history(store, previous, walk)
     except TagListingError as exc:
         return HistoryResult(CHECKED, refusals + [_invalid(str(exc))])
     except TooLarge as exc:
@@ -103,9 +104,10 @@ def check_history(
         if repo is not None:
             repo.close()
     refusals = list(refusals) + list(history.refusals)
-    refusals += history_artifact_refusals(current, history.rows)
+    facts = history.facts  # each distinct fact once, with its releases (not a row per release)
+    refusals += history_artifact_refusals_of(current, facts)
     if history.manifests_read:
-        refusals += upgrade_refusals(current, history.rows, len(previous))
+        refusals += upgrade_refusals_of(current, facts, len(previous))
     status = CHECKED if previous else NO_RELEASES
     return HistoryResult(status, refusals, [r.tag for r in previous], notes)
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..refusal import Refusal
 from .codes import ARTIFACT_CONTENT_CHANGED
-from .model import CurrentEntry, HistoricalRow, Pair
+from .model import CurrentEntry, Facts, HistoricalRow, Pair
 
 
 def _named(entries: Sequence[CurrentEntry]) -> list[CurrentEntry]:
@@ -47,15 +47,18 @@ def artifact_refusals(current: Sequence[CurrentEntry]) -> list[Refusal]:
 
 def history_artifact_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalRow]) -> list[Refusal]:
     """Against previous releases: a pair published there with another dialect.digest, withdrawn or not (§7)."""
-    published: dict[Pair, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for row in rows:
-        if row.pair is not None and row.dialect_digest is not None:
-            published[row.pair][row.dialect_digest].append(f"{row.id} in {row.release}")
+    return history_artifact_refusals_of(current, Facts.of(rows))
+
+
+def history_artifact_refusals_of(current: Sequence[CurrentEntry], facts: Facts) -> list[Refusal]:
+    """`history_artifact_refusals` over the distinct (pair, dialect.digest) facts of the previous releases."""
+    published = facts.pairs
     refusals = []
     for entry in _named(current):
         changed = {d: where for d, where in published.get(entry.artifact, {}).items() if d != entry.dialect_digest}
         if changed:
-            earlier = "; ".join(f"{d} ({', '.join(where)})" for d, where in sorted(changed.items()))
+            earlier = "; ".join(f"{d} ({', '.join(f'{i} in {r}' for i, r in where)})"
+                                for d, where in sorted(changed.items()))
             refusals.append(
                 Refusal(
                     ARTIFACT_CONTENT_CHANGED,

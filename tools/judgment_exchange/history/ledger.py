@@ -12,6 +12,7 @@ import datetime
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .. import jsonstrict
 from ..catalog.grammar import release_key
@@ -39,7 +40,7 @@ class LedgerRow:
     previous: str | None
     date: str
 
-    @property
+    @cached_property
     def version(self) -> tuple[int, int, int]:
         key = release_key(self.tag)
         assert key is not None  # read_ledger admits only tags in the grammar
@@ -81,15 +82,31 @@ def _row(index: int, item: object) -> LedgerRow:
     return LedgerRow(tag, item["manifestDigest"], item["commit"], previous, item["date"])
 
 
-def read_ledger(data: bytes) -> list[LedgerRow]:
-    """The ledger's rows, or LedgerFormError: strict JSON (§1 reading), closed rows, increasing tags."""
+def _row_once(index: int, item: object, seen: dict) -> LedgerRow:
+    """`_row`, each closed row of plain members checked once across ledgers (`seen`, keyed by its members:
+    a ledger is its previous ledger with a row appended, so every earlier row repeats)."""
+    if not isinstance(item, dict) or not all(isinstance(v, (str, type(None))) for v in item.values()):
+        return _row(index, item)
+    key = tuple(item.items())
+    row = seen.get(key)
+    if row is None:
+        row = seen[key] = _row(index, item)
+    return row
+
+
+def read_ledger(data: bytes, seen: dict | None = None) -> list[LedgerRow]:
+    """The ledger's rows, or LedgerFormError: strict JSON (§1 reading), closed rows, increasing tags.
+    `seen` (optional) keeps the rows already checked, by their members, across the ledgers of one check."""
     try:
         value = jsonstrict.loads(data, jsonstrict.Bounds(max_bytes=LEDGER_MAX_BYTES))
     except jsonstrict.JsonRefusal as exc:
         raise LedgerFormError(f"releases.json is not strict JSON within 1 MiB ({exc.detail})") from None
     if not isinstance(value, list):
         raise LedgerFormError("releases.json is not a JSON array")
-    rows = [_row(index, item) for index, item in enumerate(value)]
+    if seen is None:
+        rows = [_row(index, item) for index, item in enumerate(value)]
+    else:
+        rows = [_row_once(index, item, seen) for index, item in enumerate(value)]
     for index, (before, after) in enumerate(zip(rows, rows[1:]), 2):
         if after.version <= before.version:
             raise LedgerFormError(f"row {index} ({after.tag}) is not above row {index - 1} ({before.tag}) in tag order")

@@ -64,6 +64,7 @@ class _Ledgers:
     def __init__(self, store: ObjectStore) -> None:
         self.store = store
         self.cache: dict[str, list[LedgerRow]] = {}
+        self.rows: dict = {}  # each ledger row checked once across the ledgers (ledger.read_ledger)
 
     def at(self, commit: str) -> list[LedgerRow] | None:
         blob = ReleaseTree(self.store, commit, commit[:12]).blob_id(LEDGER)
@@ -71,12 +72,32 @@ class _Ledgers:
             return None
         if blob not in self.cache:
             try:
-                self.cache[blob] = read_ledger(self.store.blob(blob, LEDGER_MAX_BYTES, LEDGER))
+                self.cache[blob] = read_ledger(self.store.blob(blob, LEDGER_MAX_BYTES, LEDGER), self.rows)
             except TooLarge as exc:
                 raise LedgerFormError(f"releases.json at {commit[:12]} is over 1 MiB ({exc.size} bytes)") from None
             except LedgerFormError as exc:
                 raise LedgerFormError(f"releases.json at {commit[:12]}: {exc}") from None
         return self.cache[blob]
+
+
+def _prefetch(store: ObjectStore, chain: list[str]) -> None:
+    """Read main's root trees, then its distinct ledger blobs, a batch per round trip (a speed-up only:
+    each is read again, strictly, where it is used)."""
+    try:
+        store.prefetch([store.root_tree(commit) for commit in chain])
+        store.prefetch([entry[1] for entry in (store.tree(store.root_tree(c), "").get(LEDGER) for c in chain)
+                        if entry is not None], LEDGER_MAX_BYTES)
+    except TreeError:
+        return  # the reading proper meets it and refuses
+
+
+def _manifest_blob(store: ObjectStore, commit: str) -> str | None:
+    """The manifest blob id at a commit, for read-ahead only (None when it cannot tell)."""
+    try:
+        entry = store.tree(store.root_tree(commit), "").get("manifest.json")
+    except TreeError:
+        return None
+    return entry[1] if entry is not None else None
 
 
 def manifest_digest(data: bytes) -> str:
@@ -130,7 +151,13 @@ def _starts_empty(base: bytes | None, checked: bytes | None) -> bool:
         return False
 
 
-def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | None, out: Outcome) -> None:
+def _manifest_digest(store: ObjectStore):
+    """manifestDigest of a manifest blob read on its own (when no walk shares its reading)."""
+    return lambda blob: manifest_digest(store.blob(blob, MANIFEST_MAX_BYTES, "manifest.json"))
+
+
+def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | None, out: Outcome,
+              digest_of) -> None:
     """A row against the commit that added it: checked commit, tree, manifest and previous release."""
     parent = store.first_parent(commit)
     if row.commit != parent:
@@ -145,7 +172,7 @@ def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | N
             _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: the release commit {commit} changes more than "
                     "releases.json against its first parent")
     blob = ReleaseTree(store, commit, row.tag).blob_id("manifest.json")
-    found = None if blob is None else manifest_digest(store.blob(blob, MANIFEST_MAX_BYTES, "manifest.json"))
+    found = None if blob is None else digest_of(blob)
     if found != row.manifest_digest:
         _refuse(out, RELEASE_ROW_MISMATCH, f"{row.tag}: the row's manifestDigest {row.manifest_digest} is not the "
                 f"manifest.json at its release commit {commit} ({found or 'no manifest.json'})")
@@ -156,17 +183,21 @@ def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | N
 
 def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: str | None, tip_name: str,
                 release_tag: str | None, base_ledger: tuple[bytes | None] | None = None,
-                manifest: bytes | None = None) -> Outcome | None:
+                manifest: bytes | None = None, manifest_digest_of=None) -> Outcome | None:
     """The releases the ledger names, held to main's history and corroborated by the tags.
 
     `checked` is the checked tree's releases.json (None: absent). Returns None when neither the
     checked tree nor main has a ledger (a catalog without one: history is read from tags alone).
     `base_ledger`, for a pull request, is (the base's releases.json or None,): any change is refused.
+    `manifest_digest_of(blob)` gives a release's manifestDigest (the history walk's reading, so each
+    manifest is read once); by default the blob is read here.
     """
+    digest_of = manifest_digest_of or _manifest_digest(store)
     out = Outcome()
     ledgers = _Ledgers(store)
     chain = first_parent_chain(store, tip)
     on_main = set(chain)
+    _prefetch(store, chain)
     try:
         tip_rows = ledgers.at(tip) if tip is not None else None
     except LedgerFormError as exc:
@@ -193,12 +224,15 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
         _refuse(out, RELEASE_LEDGER_INVALID, f"on {tip_name}'s history: {exc}")
         added = {}
     by_tag = {r.tag: r for r in tags.releases}
+    # every release's manifest, read ahead a few at a time in the order the rows are held
+    store.expect([b for b in (_manifest_blob(store, added[r.tag]) for r in tip_rows if r.tag in added) if b],
+                 MANIFEST_MAX_BYTES)
     for index, row in enumerate(tip_rows):
         commit = added.get(row.tag)
         if commit is None:
             continue
         previous = added.get(tip_rows[index - 1].tag) if index else None
-        _hold_row(store, row, commit, previous, out)
+        _hold_row(store, row, commit, previous, out, digest_of)
         if row.tag in tags.not_commits:
             _refuse(out, RELEASE_TAG_MISMATCH, f"{row.tag} names a {tags.not_commits[row.tag]}; the ledger's "
                     f"release commit is {commit}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +72,26 @@ class HistoricalRow:
     entry_digest: str
     pair: Pair | None = None
     dialect_digest: str | None = None
+
+
+@dataclass
+class Facts:
+    """What the previous releases published, each distinct fact once (issue #12 item 4): `entries` maps
+    (id, entryDigest) to the releases whose row held it; `pairs` maps an artifact pair to each
+    canonical digest a pinned entry declared for it, with (id, release) of each row, in walk order."""
+
+    entries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    pairs: dict[Pair, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rows: Iterable[HistoricalRow]) -> "Facts":
+        """The facts of rows given one by one (release by release, each release's rows in order)."""
+        facts = cls()
+        for row in rows:
+            facts.entries.setdefault((row.id, row.entry_digest), []).append(row.release)
+            if row.pair is not None and row.dialect_digest is not None:
+                facts.pairs.setdefault(row.pair, {}).setdefault(row.dialect_digest, []).append((row.id, row.release))
+        return facts
 
 
 @dataclass

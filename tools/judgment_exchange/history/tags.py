@@ -44,13 +44,25 @@ def list_releases(repo, store: ObjectStore) -> Tags:
     except Exception as exc:  # GitPython raises ValueError, TypeError or OSError on damaged refs
         raise TagListingError(f"the tag list cannot be read ({reason(exc)})") from exc
     tags = Tags()
+    named_by: dict[str, str | Exception] = {}  # each tag in the grammar: the object it names, or why not
+    for ref in refs:
+        if release_key(ref.name) is not None:
+            try:
+                named_by[ref.name] = SymbolicReference.dereference_recursive(repo, ref.path)
+            except (ValueError, OSError) as exc:
+                named_by[ref.name] = exc
+    named_ids = [named for named in named_by.values() if isinstance(named, str)]
+    store.prefetch(named_ids)  # the tag objects and commits, a round trip for all (tree.ObjectStore)
+    store.prefetch(store.tag_targets(named_ids))
     for ref in refs:
         name = ref.name
         version = release_key(name)
         if version is None:
             continue
         try:
-            named = SymbolicReference.dereference_recursive(repo, ref.path)
+            named = named_by[name]
+            if isinstance(named, Exception):
+                raise named
             kind, target = store.peel(named)
         except (TreeError, ValueError, OSError) as exc:
             raise TagListingError(f"tag {name} cannot be read ({exc})") from exc

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..canon import is_digest
 from ..refusal import Refusal
 from .codes import UPGRADE_KEY_UNKNOWN
-from .model import CurrentEntry, HistoricalRow
+from .model import CurrentEntry, Facts, HistoricalRow
 
 
 def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalRow], releases: int) -> list[Refusal]:
@@ -16,14 +16,18 @@ def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalR
 
     With no previous release, every key is refused (§3: a catalog with no earlier release admits none).
     """
-    released: dict[tuple[str, str], list[str]] = defaultdict(list)
+    return upgrade_refusals_of(current, Facts.of(rows), releases)
+
+
+def upgrade_refusals_of(current: Sequence[CurrentEntry], facts: Facts, releases: int) -> list[Refusal]:
+    """`upgrade_refusals` over the distinct (id, entryDigest) facts of the previous releases."""
+    released = facts.entries
     holders: dict[str, set[str]] = defaultdict(set)
     own: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    for row in rows:
-        released[(row.id, row.entry_digest)].append(row.release)
-        holders[row.entry_digest].add(row.id)
-        if is_digest(row.entry_digest):
-            own[row.id].setdefault(row.entry_digest, []).append(row.release)
+    for (entry_id, entry_digest), tags in released.items():
+        holders[entry_digest].add(entry_id)
+        if is_digest(entry_digest):
+            own[entry_id][entry_digest] = tags
     refusals = []
     for entry in sorted(current, key=lambda e: e.id.encode("utf-8", "surrogateescape")):
         for number, key in enumerate(entry.upgrade_keys, 1):
