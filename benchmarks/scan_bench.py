@@ -8,6 +8,12 @@ with --git, through GitTree over one commit of the same files).
 
     python benchmarks/scan_bench.py [--entries 1024] [--git]
     python benchmarks/scan_bench.py --hostile     # issue #11 item 4: the scan of hostile files, in time and memory
+    python benchmarks/scan_bench.py --catalog DIR # issue #12 item 3: the scan of every entry of a catalog, CPU
+
+--catalog scans every entry of an existing catalog directory (read only; e.g. benchmarks/run.py's cached
+/tmp/exchange-bench-1024e-128r-…/catalog) and its manifest, each entry's files read once before its scan
+is timed (as the gate's ReadOnce holds them), and prints the scan's CPU seconds (process time) and wall
+seconds. To compare with an older scan, run it with that scan package first on PYTHONPATH, interleaved.
 
 --hostile scans, each in a fresh process, one entry holding a 15 MB stray file (refused unread), a
 sources.json at its 2 MiB bound on one line with a base64 payload in a result, and a preparation.json at
@@ -94,6 +100,38 @@ def _report(label: str, times: list[float], refusals: int, size: int) -> None:
           f"median {1000 * statistics.median(times):.1f} ms, max {1000 * max(times):.1f} ms")
 
 
+def _catalog(directory: str) -> int:
+    """Scan every entry of a catalog directory and its manifest; print CPU and wall seconds of the scan alone."""
+    import os
+
+    from judgment_exchange.catalog.gate import entry_directories
+    from judgment_exchange.scan import scan_manifest
+    from judgment_exchange.tree import ReadOnce
+
+    tree = WorkingTree(directory)
+    paths, _ = entry_directories(tree)
+    cpu = wall = 0.0
+    refusals = 0
+    for path in paths:
+        view = ReadOnce(tree)
+        for folder, _, names in os.walk(os.path.join(directory, path)):
+            for name in names:
+                try:
+                    view.read(os.path.relpath(os.path.join(folder, name), directory), 1 << 30)
+                except Exception:  # the scan reports what it cannot read
+                    pass
+        started, ticked = time.process_time(), time.perf_counter()
+        refusals += len(scan_entry(view, path))
+        cpu += time.process_time() - started
+        wall += time.perf_counter() - ticked
+    started, ticked = time.process_time(), time.perf_counter()
+    refusals += len(scan_manifest(tree))
+    cpu += time.process_time() - started
+    wall += time.perf_counter() - ticked
+    print(f"scan of {len(paths)} entries and the manifest: {cpu:.2f} s CPU, {wall:.2f} s wall, {refusals} refusals")
+    return 0
+
+
 HOSTILE = ("stray-15mb", "sources-2mib-payload", "preparation-8mib-line")
 
 
@@ -141,7 +179,10 @@ def main() -> int:
     parser.add_argument("--git", action="store_true", help="also scan one commit of the same files through GitTree")
     parser.add_argument("--hostile", action="store_true", help="the scan of hostile files (issue #11 item 4)")
     parser.add_argument("--hostile-one", choices=HOSTILE, help=argparse.SUPPRESS)
+    parser.add_argument("--catalog", metavar="DIR", help="scan every entry of an existing catalog (read only)")
     args = parser.parse_args()
+    if args.catalog:
+        return _catalog(args.catalog)
     if args.hostile_one:
         _hostile_one(args.hostile_one)
         return 0

@@ -1,7 +1,9 @@
 """The credential scan's engine: detect-secrets 1.5.0 in-process, with an explicit plugin list (RFC 0019 §4).
 
-No baseline, no settings file, no network: the plugins are instantiated here, each line of a file is
-given to each plugin once, and detect-secrets' own heuristic filters are applied by name. Its
+No baseline, no settings file, no network: the plugins are instantiated here, each plugin is given
+the lines of a file where it can find something (found in one pass over the file for every plugin,
+prefilter.py; the same hits as every line given to every plugin, tests/scan/test_scan_one_pass.py),
+and detect-secrets' own heuristic filters are applied by name. Its
 allow-list comment (`pragma: allowlist secret`) is not honoured: an entry is data, and a comment in
 it cannot silence the scan. Values found stay inside this module and its caller; a report never
 carries them.
@@ -12,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from itertools import accumulate, repeat
+from operator import add
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Pattern
 
@@ -33,7 +37,6 @@ from detect_secrets.plugins.high_entropy_strings import (
 from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
 from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
 from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins import keyword
 from detect_secrets.plugins.keyword import KeywordDetector
 from detect_secrets.plugins.mailchimp import MailchimpDetector
 from detect_secrets.plugins.npm import NpmDetector
@@ -50,6 +53,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from detect_secrets.settings import get_settings
 
 from . import plugins as ours
+from .prefilter import KEYWORD_WORDS, PREFILTERS, Lookup, keyword_patterns_hold_the_denylist, lookup_order, present
 
 STANDARD_PLUGINS: tuple[type, ...] = (
     ArtifactoryDetector,
@@ -155,19 +159,36 @@ class Engine:
             (p for p in self.plugins if type(p) is Base64HighEntropyString), None
         )
         """The base64 entropy plugin, which judges a payload that cannot be classified (file_scan.py)."""
-        self.screens: list[Screen | None] = [_SCREENS.get(type(plugin)) for plugin in self.plugins]
-        self.locators: list[Locator] = [_locator(plugin) for plugin in self.plugins]
+        selected = [_locator(plugin) for plugin in self.plugins]
+        self.triggers: list[Trigger | None] = [trigger for trigger, _ in selected]
+        """Per plugin, the literals one of which a file must hold for the plugin to find anything (None: any file)."""
+        self.locators: list[Locator] = [locate for _, locate in selected]
         self.values: list[Values] = [_values(plugin) for plugin in self.plugins]
         self.finders: list[Finder | None] = [_finder(plugin) for plugin in self.plugins]
+        cased = {w for t in self.triggers if t for w in t[1]}
+        self.lookup: Lookup = lookup_order({w for t in self.triggers if t for w in t[0]} | {w.lower() for w in cased})
+        """Every literal in lower case: those looked up as written are, only where their lower case stands."""
+        self.cased_by_lower: dict[str, tuple[str, ...]] = {
+            low: tuple(sorted(w for w in cased if w.lower() == low)) for low in {w.lower() for w in cased}
+        }
+        self.always: frozenset[int] = frozenset(i for i, t in enumerate(self.triggers) if t is None)
+        self.by_lower: dict[str, frozenset[int]] = _by_literal(self.triggers, 0)
+        self.by_cased: dict[str, frozenset[int]] = _by_literal(self.triggers, 1)
 
-    def scan_lines(self, filename: str, lines: Iterable[tuple[int, str]]) -> list[Hit]:
+    def scan_lines(
+        self, filename: str, lines: Iterable[tuple[int, str]], skip: Callable[[int, str], bool] | None = None
+    ) -> list[Hit]:
         """Every hit in the given (line number, text) pairs; no plugin verifies anything over the network.
 
-        Each plugin is run only on the lines where it can find something: where a word every match
-        of its patterns holds appears, or where a match of its patterns begins (in the lines
-        joined); the entropy plugins read only the lines holding a run of their alphabet long enough
-        to pass their limit (`_finder`). Text holding a character that case-insensitive matching and
-        str.lower() read differently (İ, ı, ſ) is given to every plugin line by line.
+        `skip(line number, value)` names values the caller drops whatever their verdict (every
+        occurrence sits where structure exempts it): those are not judged and give no hit.
+
+        One pass over the text finds which of every plugin's literals stand in it (prefilter.py); a
+        plugin none of whose literals stands is not run, and one that is runs only on the lines
+        where its row patterns match or its literals stand; the entropy plugins read only the lines
+        holding a run of their alphabet long enough to pass their limit (`_finder`). Text holding a
+        character that case-insensitive matching and str.lower() read differently (İ, ı, ſ) is given
+        to every plugin line by line.
         """
         settings = get_settings()
         if _VERIFY_FILTER in settings.filters:
@@ -181,6 +202,10 @@ class Engine:
             and whole.count("\n") == len(numbered) - 1
             and not any(c in whole for c in _UNLIKE_LOWER)
         )
+        found_lower = present(lowered, self.lookup) if plain else set()
+        found_cased = {
+            w for low in found_lower & self.cased_by_lower.keys() for w in self.cased_by_lower[low] if w in whole
+        }
         hits: list[Hit] = []
         entropies: dict = {}
         verdicts: dict[tuple[str, str, tuple[bool, bool]], bool] = {}
@@ -192,15 +217,22 @@ class Engine:
                 verdict = verdicts[key] = not _filtered(plugin, value, text)
             return verdict
 
-        for plugin, screen, locate, values, finder in zip(
-            self.plugins, self.screens, self.locators, self.values, self.finders
-        ):
+        if plain:  # the plugins without literals, and those one of whose literals stands
+            chosen = set(self.always)
+            for word in found_lower:
+                chosen |= self.by_lower.get(word, _NONE)
+            for word in found_cased:
+                chosen |= self.by_cased[word]
+            order: Iterable[int] = sorted(chosen)
+        else:
+            order = range(len(self.plugins))
+        for index in order:
+            plugin, locate = self.plugins[index], self.locators[index]
+            values, finder = self.values[index], self.finders[index]
             if plain:
-                if screen is not None and not screen(whole, lowered):
-                    continue
                 if finder is not None:
                     try:
-                        by_row = finder(numbered, whole, starts, entropies)
+                        by_row = finder(numbered, whole, starts, entropies, skip)
                     except Exception:  # found again line by line below, where a failure is reported
                         by_row = None
                     if by_row is not None:
@@ -212,7 +244,7 @@ class Engine:
                         continue
                     rows: Iterable[int] = range(len(numbered))
                 else:
-                    rows = locate(whole, lowered, starts)
+                    rows = locate(whole, lowered, starts, found_lower, found_cased)
             else:
                 rows = range(len(numbered))
             for row in rows:
@@ -225,18 +257,27 @@ class Engine:
                     hits.append(Hit(number, FAILED, ""))
                     continue
                 for value in found:
-                    if value and passes(plugin, value, text):
+                    if value and not (skip and skip(number, value)) and passes(plugin, value, text):
                         hits.append(Hit(number, _code(plugin, value), value))
         return hits
 
 
 def _starts(numbered: list[tuple[int, str]]) -> list[int]:
-    """Where each row begins in the rows joined by newlines."""
-    out, at = [], 0
-    for _, text in numbered:
-        out.append(at)
-        at += len(text) + 1
-    return out
+    """Where each row begins in the rows joined by newlines (each row's length and its newline, summed in C)."""
+    lengths = map(len, [text for _, text in numbered[:-1]])
+    return list(accumulate(map(add, lengths, repeat(1)), initial=0)) if numbered else []
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def _by_literal(triggers: list[Trigger | None], family: int) -> dict[str, frozenset[int]]:
+    """Literal → the plugins (indices) it triggers, for the lower-case (0) or as-written (1) literals."""
+    out: dict[str, set[int]] = {}
+    for index, trigger in enumerate(triggers):
+        for word in trigger[family] if trigger else ():
+            out.setdefault(word, set()).add(index)
+    return {word: frozenset(indices) for word, indices in out.items()}
 
 
 def _code(plugin: BasePlugin, value: str) -> str:
@@ -261,11 +302,12 @@ def _bound_entropy(plugin: HighEntropyStringsPlugin) -> None:
     plugin.calculate_shannon_entropy = calculate  # type: ignore[method-assign]
 
 
-Screen = Callable[[str, str], bool]
-"""A test of the whole text (and its lower case) that holds wherever the plugin can find anything."""
+Trigger = tuple[frozenset[str], frozenset[str]]
+"""Literals (in the lower case, as written) one of which a file holds wherever the plugin can find anything."""
 
-Locator = Callable[[str, str, list[int]], Iterable[int]]
-"""The rows (indices) a plugin can find anything on, given the joined rows, their lower case and row starts."""
+Locator = Callable[[str, str, list[int], set[str], set[str]], Iterable[int]]
+"""The rows (indices) a plugin can find anything on, given the joined rows, their lower case, the row starts and
+the literals found in the lower case and as written (prefilter.present)."""
 
 Values = Callable[[str, str, int], Iterable[str]]
 """The values a plugin finds in one line (filename, line, line number)."""
@@ -274,95 +316,43 @@ _UNLIKE_LOWER = ("\u0130", "\u0131", "\u017f")
 """İ, ı and ſ: case-insensitive patterns read them as i, i and s, str.lower() does not."""
 
 
-def _words_and_run(words: tuple[str, ...], run: str) -> Screen:
-    pattern = re.compile(run)
-    return lambda text, lowered: any(w in lowered for w in words) and pattern.search(text) is not None
-
-
 _BASE32_LOWER = str.maketrans(dict.fromkeys("abcdefghijklmnopqrstuvwxyz234567", "a"))
 """Each of a–z, 2–7 read as "a", every other character left as it is (none of them an "a")."""
 
 
-def _run_of_52(text: str) -> bool:
-    """Whether 52 of a–z, 2–7 stand together."""
-    return "a" * 52 in text.translate(_BASE32_LOWER)
+_NOT_MARKED = re.compile("[^a]")
+"""A character a translation to "a" left as it was: where a run of the alphabet marked ends."""
+
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
-def _azure_devops_rows(whole: str, lowered: str, starts: list[int]) -> list[int]:
-    """Rows holding JQQJ99 (the 84-character form) or 52 of a–z, 2–7 together (the base32 form)."""
+def _azure_devops_rows(whole: str, lowered: str, starts: list[int], *_: set[str]) -> list[int]:
+    """Rows holding JQQJ99 (the 84-character form) or exactly 52 of a–z, 2–7 together with no letter or digit
+    on either side (the base32 form, `(?<![A-Za-z0-9])([a-z2-7]{52})(?![A-Za-z0-9])`: a longer run has a
+    letter or digit beside every 52 of it; a newline, like a line's end, is neither)."""
     rows = set(_literal_rows(whole, "JQQJ99", starts))
-    rows.update(_literal_rows(whole.translate(_BASE32_LOWER), "a" * 52, starts))
+    marked = whole.translate(_BASE32_LOWER)
+    run = "a" * 52
+    at = marked.find(run)
+    while at >= 0:
+        after = _NOT_MARKED.search(marked, at + 52)
+        end = after.start() if after is not None else len(marked)
+        alone = (at == 0 or whole[at - 1] not in _ALNUM) and (end == len(whole) or whole[end] not in _ALNUM)
+        if end - at == 52 and alone:
+            rows.add(_row(starts, at))
+        at = marked.find(run, end)
     return sorted(rows)
 
 
-_TELEGRAM_COLON = re.compile(r":(?<=\d{8}:)[0-9A-Za-z_-]{35}")
-"""A bot token's colon: eight digits before it, 35 of its alphabet after."""
-
-_DISCORD_MIDDLE = re.compile(r"\.[a-zA-Z\d_-]{6}\.")
-
-_SCREENS: dict[type, Screen] = {
-    CloudantDetector: _words_and_run(("cl",), r"(?i)[0-9a-f]{64}|[a-z]{24}"),
-    IbmCloudIamDetector: _words_and_run(("key", "pwd", "pass", "token"), r"[a-zA-Z0-9_\-]{44}"),
-    IbmCosHmacDetector: _words_and_run(("secret",), r"(?i)[a-f0-9]{48}"),
-    SoftlayerDetector: _words_and_run(("sl", "softlayer"), r"(?i)[a-z0-9]{64}"),
-    ours.AzureDevOpsTokenDetector: lambda text, lowered: "JQQJ99" in text or _run_of_52(text),
-    DiscordBotTokenDetector: lambda text, lowered: _DISCORD_MIDDLE.search(text) is not None,
-}
-"""Cheaper necessary conditions for the slowest patterns: each holds wherever the plugin can find anything."""
-
-
-def _expand(word: str) -> tuple[str, ...]:
-    """The literal spellings of a keyword denylist word ("api_?key" is "api_key" or "apikey")."""
-    spellings = (word.replace("_?", "_"), word.replace("_?", "")) if "_?" in word else (word,)
-    if any(re.escape(s) != s or re.fullmatch(word, s) is None for s in spellings):
-        raise ValueError(f"the keyword denylist word {word!r} is not a literal with optional underscores")
-    return spellings
-
-
-_WORDS: dict[type, tuple[str, ...]] = {
-    KeywordDetector: tuple(s for word in keyword.DENYLIST for s in _expand(word)),
-    AWSKeyDetector: ("a3t", "abia", "acca", "akia", "asia", "aws"),
-    MailchimpDetector: ("-us",),
-    StripeDetector: ("k_live_",),
-    PrivateKeyDetector: ("begin ", "putty-user-key-file-2"),
-    NpmDetector: ("/:_authtoken=",),  # its `//.+` ran to the line's end from every "//" (issue #11 item 4)
-    GitLabTokenDetector: ("gl", "gr1348941"),
-    SlackDetector: ("xox", "hooks.slack.com"),
-    ours.AuthorizationHeaderDetector: ("bearer", "basic", "authorization", "api", "token", "subscription-key"),
-    ours.ConnectionStringDetector: ("password", "passwd", "pwd", "accountkey", "sharedaccesskey"),
-    ours.SignedUrlDetector: ("sig", "signature", "x-amz-security-token"),
-    ours.UrlTokenDetector: ("token", "secret", "api"),
-    ours.StripeKeyDetector: ("sk_", "rk_", "whsec_"),
-    ours.SlackTokenDetector: ("xox", "xapp-"),
-    ours.GitHubTokenDetector: ("github_pat_", "gh"),
-    ours.DatabricksTokenDetector: ("dapi", "dose"),
-    ours.GoogleApiKeyDetector: ("aiza",),
-    ours.SlackWebhookDetector: ("hooks.slack.com",),
-    ours.AwsSecretKeyDetector: ("aws",),
-}
-"""Words (lower case) one of which every match of the plugin's patterns holds, case ignored or not."""
-
-
-_ROW_PATTERNS: dict[type, tuple[Pattern, bool]] = {
-    CloudantDetector: (re.compile(r"cl(?:oudant|ou)?[_-]?(?:api)?(?:key|pw|pass|token)|cloudant\.com"), True),
-    IbmCloudIamDetector: (re.compile(r"(?:key|pwd|pass|token)[\"']?\]? *[=: ]"), True),
-    IbmCosHmacDetector: (re.compile(r"secret[-_]?(?:access)?[-_]?key"), True),
-    SoftlayerDetector: (re.compile(r"(?:softlayer|sl)[_-]?(?:api)?[_-]?(?:key|pwd|pass|token)|softlayer"), True),
-    ArtifactoryDetector: (re.compile(r"AKC[a-zA-Z0-9]{10}|AP[\dABCDEF][a-zA-Z0-9]{8}"), False),
-    TelegramBotTokenDetector: (_TELEGRAM_COLON, False),
-}
-"""A pattern (on the lower case text, or on the text) a part of every match of the plugin's patterns matches.
-
-The assignment forms (name, optional quote and bracket, spaces, one of = : := => :: or spaces)
-all hold their keyword run together and, for IBM Cloud IAM, an assignment's first character next.
-"""
+_CUSTOM_ROWS: dict[type, Locator] = {ours.AzureDevOpsTokenDetector: _azure_devops_rows}
+"""Plugins whose rows are found by a function of their own (prefilter.py gives them no literal)."""
 
 
 def _row(starts: list[int], offset: int) -> int:
     return bisect_right(starts, offset) - 1
 
 
-def _every_row(whole: str, lowered: str, starts: list[int]) -> Iterable[int]:
+def _every_row(whole: str, lowered: str, starts: list[int], *_: set[str]) -> Iterable[int]:
     return range(len(starts))
 
 
@@ -378,27 +368,28 @@ def _literal_rows(text: str, literal: str, starts: list[int]) -> Iterator[int]:
         at = text.find(literal, starts[row + 1])
 
 
-def _word_rows(words: tuple[str, ...]) -> Locator:
-    """Rows holding one of the words, in lower case (a match lies in one row, and holds the word)."""
+def _literal_holding_rows(lower: frozenset[str], cased: frozenset[str]) -> Locator:
+    """Rows holding one of the literals found (a match lies in one row, and holds one of them)."""
 
-    def locate(whole: str, lowered: str, starts: list[int]) -> list[int]:
+    def locate(whole: str, lowered: str, starts: list[int], found_lower: set[str], found_cased: set[str]) -> list[int]:
         rows: set[int] = set()
-        for word in words:
-            if word in lowered:
-                rows.update(_literal_rows(lowered, word, starts))
+        for word in lower & found_lower:
+            rows.update(_literal_rows(lowered, word, starts))
+        for word in cased & found_cased:
+            rows.update(_literal_rows(whole, word, starts))
         return sorted(rows)
 
     return locate
 
 
-def _pattern_rows(patterns: list[Pattern], lower: bool = False) -> Locator:
+def _pattern_rows(patterns: tuple[Pattern, ...], lower: bool = False) -> Locator:
     """Rows where a match of one of the patterns begins: a match in one row alone is a match in the joined text.
 
     After a match, the search resumes at the next row, so a match that runs on past a row's end
     (a \\s matching the newline) cannot hide one that begins in the next.
     """
 
-    def locate(whole: str, lowered: str, starts: list[int]) -> list[int]:
+    def locate(whole: str, lowered: str, starts: list[int], *_: set[str]) -> list[int]:
         rows: set[int] = set()
         last = len(starts) - 1
         text = lowered if lower else whole
@@ -411,6 +402,30 @@ def _pattern_rows(patterns: list[Pattern], lower: bool = False) -> Locator:
                     break
                 pos = starts[row + 1]
         return sorted(rows)
+
+    return locate
+
+
+def _pattern_in_literal_rows(
+    patterns: tuple[Pattern, ...], lower: bool, literals_lower: frozenset[str], literals_cased: frozenset[str]
+) -> Locator:
+    """Rows holding one of the literals found and a match of one of the patterns within the row.
+
+    A match of the plugin's patterns lies in one row and holds a literal and a match of a row
+    pattern (prefilter.py); the row pattern is searched between the row's start and end, where
+    its look-aheads read the row's end as they read the end of the line alone.
+    """
+    holding = _literal_holding_rows(literals_lower, literals_cased)
+
+    def locate(whole: str, lowered: str, starts: list[int], found_lower: set[str], found_cased: set[str]) -> list[int]:
+        text = lowered if lower else whole
+        last = len(starts) - 1
+        rows = []
+        for row in holding(whole, lowered, starts, found_lower, found_cased):
+            end = starts[row + 1] - 1 if row < last else len(text)
+            if any(p.search(text, starts[row], end) is not None for p in patterns):
+                rows.append(row)
+        return rows
 
     return locate
 
@@ -437,29 +452,39 @@ def _is_entropy_plugin(plugin: BasePlugin) -> bool:
     )
 
 
-def _locator(plugin: BasePlugin) -> Locator:
-    """The rows a plugin is run on; every row for a plugin whose line analysis we do not know."""
+def _locator(plugin: BasePlugin) -> tuple[Trigger | None, Locator]:
+    """The literals a file must hold for the plugin to run, and the rows it is run on (prefilter.py).
+
+    A plugin whose line analysis or patterns are not those its condition was derived from runs on every row.
+    """
     kind = type(plugin)
     if isinstance(plugin, KeywordDetector):
-        known = kind.analyze_line is KeywordDetector.analyze_line and kind.analyze_string is KeywordDetector.analyze_string
-        return _word_rows(_WORDS[KeywordDetector]) if known and plugin.keyword_exclude is None else _every_row
-    if isinstance(plugin, HighEntropyStringsPlugin):
-        return _every_row
-    if isinstance(plugin, RegexBasedDetector) and kind.analyze_line is BasePlugin.analyze_line:
-        if kind is ours.AzureDevOpsTokenDetector:
-            return _azure_devops_rows
-        if kind in _ROW_PATTERNS:
-            pattern, lower = _ROW_PATTERNS[kind]
-            return _pattern_rows([pattern], lower)
-        if kind in _WORDS:
-            return _word_rows(_WORDS[kind])
-        return _pattern_rows([re.compile(p.pattern, p.flags | re.M) for p in plugin.denylist])
-    return _every_row
+        if _is_known_keyword_plugin(plugin) and keyword_patterns_hold_the_denylist():
+            return (KEYWORD_WORDS, frozenset()), _literal_holding_rows(KEYWORD_WORDS, frozenset())
+        return None, _every_row
+    if not isinstance(plugin, RegexBasedDetector) or kind.analyze_line is not BasePlugin.analyze_line:
+        return None, _every_row
+    condition = PREFILTERS.get(kind)
+    if condition is None or condition.derived_from != tuple((p.pattern, p.flags) for p in plugin.denylist):
+        return None, _every_row
+    trigger = (condition.lower, condition.cased) if condition.lower or condition.cased else None
+    if kind in _CUSTOM_ROWS:
+        return trigger, _CUSTOM_ROWS[kind]
+    if condition.rows and trigger is not None and not condition.rows_whole:
+        return trigger, _pattern_in_literal_rows(condition.rows, condition.rows_lower, condition.lower, condition.cased)
+    if condition.rows:
+        return trigger, _pattern_rows(condition.rows, condition.rows_lower)
+    if trigger is None:
+        return None, _every_row
+    return trigger, _literal_holding_rows(condition.lower, condition.cased)
 
 
-Finder = Callable[[list[tuple[int, str]], str, list[int], dict], dict[int, set[str]]]
-"""The values a plugin finds on each row, given the rows, the rows joined, the row starts and the call's
-reuse (entropies by computation, the joined rows with an alphabet marked, by alphabet)."""
+Finder = Callable[[list[tuple[int, str]], str, list[int], dict, Callable[[int, str], bool] | None], dict[int, set[str]]]
+"""The values a plugin finds on each row, given the rows, the rows joined, the row starts, the call's
+reuse (entropies by computation, the joined rows with an alphabet marked, by alphabet) and the values to skip."""
+
+
+_QUOTES = ("'", '"')
 
 
 def _finder(plugin: BasePlugin) -> Finder | None:
@@ -467,51 +492,84 @@ def _finder(plugin: BasePlugin) -> Finder | None:
 
     analyze_line keeps each distinct string its pattern reads in the line whose entropy exceeds the
     limit. Such a string is a run of the plugin's alphabet at least `_shortest_above` long (20 for
-    our bare hex), so only rows holding such a run are read, each with the plugin's own pattern;
-    a string's entropy is computed once per call (and shared by plugins of the same computation,
-    alphabet and limit: the two hex plugins). A string of k distinct characters, all of the
-    alphabet, has an entropy of at most log2(k) (the hex plugin's adjustment only lowers it), so
-    one with log2(k) below the limit by more than rounding could ever move it is not counted.
+    our bare hex), and it is the whole of the longest run there (a maximal run):
+
+    - the quoted pattern `(['"])([alphabet]+)(\\1)` reads a maximal run with the same quote on both
+      sides, when the quote before it is not the closing quote of the string before. A quote closes
+      a string only right after a run of the alphabet, so a quote after any other character (or at
+      a line's start) opens one; a quote right after a run is left to the pattern itself, which
+      reads that line as analyze_line reads it;
+    - the bare hex pattern (UNQUOTED_HEX) reads a maximal run whose neighbours its look-arounds
+      admit; they read a newline as they read a line's end or start, so it is tried at the run in
+      the joined lines.
+
+    So only the maximal runs at least that long are looked at, found in the joined lines with the
+    alphabet marked. A string's entropy is computed once per call (and shared by plugins of the
+    same computation, alphabet and limit: the two hex plugins). A string of k distinct characters,
+    all of the alphabet, has an entropy of at most log2(k) (the hex plugin's adjustment only lowers
+    it), so one with log2(k) below the limit by more than rounding could ever move it is not counted.
     """
     if not _is_entropy_plugin(plugin) or "a" not in plugin.charset or "\n" in plugin.charset:
         return None
+    if any(q in plugin.charset for q in _QUOTES):
+        return None
     regex = plugin.regex
+    bare = regex is ours.UNQUOTED_HEX
     quoted = r'([\'"])([{}]+)(\1)'.format(re.escape(plugin.charset))
-    if regex is not ours.UNQUOTED_HEX and regex.pattern != quoted:
+    if not bare and regex.pattern != quoted:
         return None
     group = 2 if regex.groups > 1 else regex.groups
     shortest = _shortest_above(plugin.entropy_limit)
-    run = "a" * max(shortest, ours.UNQUOTED_HEX_RUN if regex is ours.UNQUOTED_HEX else 1)
+    run = "a" * max(shortest, ours.UNQUOTED_HEX_RUN if bare else 1)
     alphabet = str.maketrans(dict.fromkeys(plugin.charset, "a"))
     entropy = plugin.calculate_shannon_entropy
     limit = plugin.entropy_limit
     computation = (type(plugin).calculate_shannon_entropy, plugin.charset, limit)
     ceiling = limit - _MARGIN
 
-    def find(numbered: list[tuple[int, str]], whole: str, starts: list[int], known: dict) -> dict[int, set[str]]:
+    def find(
+        numbered: list[tuple[int, str]], whole: str, starts: list[int], known: dict,
+        skip: Callable[[int, str], bool] | None = None,
+    ) -> dict[int, set[str]]:
         if plugin.regex is not regex:
             raise ValueError("the plugin's pattern changed")
         marked = known.get(plugin.charset)
         if marked is None:
             marked = known[plugin.charset] = whole.translate(alphabet)
-        last = len(starts) - 1
         found: dict[int, set[str]] = {}
         passes: dict[str, bool] = known.setdefault(computation, {})
+        n = len(whole)
+
+        def keep(row: int, value: str) -> None:
+            if skip is not None and skip(numbered[row][0], value):
+                return
+            verdict = passes.get(value)
+            if verdict is None:
+                verdict = passes[value] = math.log2(len(set(value))) > ceiling and entropy(value) > limit
+            if verdict:
+                found.setdefault(row, set()).add(value)
+
         at = marked.find(run)
         while at >= 0:
-            row = _row(starts, at)
-            for m in regex.finditer(numbered[row][1]):
-                value = m.group(group)
-                if len(value) < shortest:
-                    continue
-                verdict = passes.get(value)
-                if verdict is None:
-                    verdict = passes[value] = math.log2(len(set(value))) > ceiling and entropy(value) > limit
-                if verdict:
-                    found.setdefault(row, set()).add(value)
-            if row >= last:
-                break
-            at = marked.find(run, starts[row + 1])
+            after = _NOT_MARKED.search(marked, at + len(run))
+            end = after.start() if after is not None else n
+            if bare:
+                m = regex.match(whole, at)
+                if m is not None:
+                    keep(_row(starts, at), m.group(group))
+            elif at > 0 and whole[at - 1] in _QUOTES and end < n and whole[end] == whole[at - 1]:
+                row = _row(starts, at)
+                if at - 1 == starts[row] or marked[at - 2] != "a":
+                    keep(row, whole[at:end])
+                else:  # the quote may close the string before: the line is read by the pattern itself
+                    for m in regex.finditer(numbered[row][1]):
+                        value = m.group(group)
+                        if len(value) >= shortest:
+                            keep(row, value)
+                    if row + 1 >= len(starts):
+                        break
+                    end = max(end, starts[row + 1])
+            at = marked.find(run, end)
         return found
 
     return find
@@ -561,7 +619,7 @@ def _keyword_values(plugin: KeywordDetector) -> Values:
     from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, REGEX_BY_FILETYPE
     from detect_secrets.util.filetype import determine_file_type
 
-    words = _WORDS[KeywordDetector]
+    words = tuple(sorted(KEYWORD_WORDS))
 
     def values(filename: str, line: str, number: int) -> Iterable[str]:
         lowered = line.lower()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
 from .engine import Hit, engine
@@ -22,7 +22,10 @@ from .payloads import decode, read_payload
 from .links import check_links
 from .paths import anchored, find_local_paths
 from .shapes import GENERIC, SHAPES
-from .structure import LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, in_result, strings
+from .structure import (
+    LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, exempt_strings, hex_members, in_result,
+    strings,
+)
 
 Finding = tuple[int, str, str]
 
@@ -38,7 +41,8 @@ def scan_text(relpath: str, text: str, exists: Callable[[list[str]], bool]) -> l
     """(line, code, words for the report) of every finding in one file, `relpath` relative to the entry."""
     lines = NEWLINE.split(text)
     name = relpath.rsplit("/", 1)[-1]
-    hits = engine().scan_lines(name, enumerate(lines, start=1))
+    skip = _exempt_skip(relpath, text, lines) if name.endswith(".json") else None
+    hits = engine().scan_lines(name, enumerate(lines, start=1), skip)
     found: list[tuple[Hit, str]] = []
     may_add = name.endswith(".json") and _strings_may_add(text)
     if not name.endswith(".json"):
@@ -51,7 +55,7 @@ def scan_text(relpath: str, text: str, exists: Callable[[list[str]], bool]) -> l
         tokens = []
     if tokens is None:
         found.extend((hit, "") for hit in hits)
-        found.extend(_local_paths_in_lines(lines))
+        found.extend(_local_paths_in_lines(lines, text))
     else:
         found.extend(_judge_json(relpath, lines, hits, tokens, may_add))
     out = _without_covered_generics(found)
@@ -79,6 +83,43 @@ def _strings_may_add(text: str) -> bool:
     return "\\" in text or anchored(text) or "a" * (PAYLOAD_MIN - 2) in text.translate(_BASE64_MARKED)
 
 
+def _exempt_skip(relpath: str, text: str, lines: list[str]) -> Callable[[int, str], bool] | None:
+    """The values `_judge_json` would exempt by structure (its first reading), or None where none can be.
+
+    A value is skipped when each of its occurrences on its line (as `_exempt` finds them) is a whole
+    string (a quote on each side) and every string of the text with that value is exempt
+    (structure.exempt_strings): the string holding each occurrence is then exempt, as `_exempt`
+    requires. The text is read on the first value asked.
+    """
+    if not hex_members(relpath):
+        return None
+    read: list = []  # [exempt counts, string counts], once read
+    asked: dict[tuple[int, str], bool] = {}
+
+    def skip(number: int, value: str) -> bool:
+        if not read:
+            read.extend(exempt_strings(relpath, text) or (Counter(), Counter()))
+        exempt, every = read
+        if not value or value not in exempt or exempt[value] != every[value] or not 1 <= number <= len(lines):
+            return False
+        answer = asked.get((number, value))
+        if answer is None:
+            answer = asked[(number, value)] = _whole_strings_only(value, lines[number - 1])
+        return answer
+
+    return skip
+
+
+def _whole_strings_only(value: str, line: str) -> bool:
+    """Whether the value occurs in the line, each occurrence (as `_exempt` finds them) with a quote on each side."""
+    found = False
+    for column in _literal(value, line):
+        if column == 0 or line[column - 1] != '"' or line[column + len(value) : column + len(value) + 1] != '"':
+            return False
+        found = True
+    return found
+
+
 def _occurrences(lines: list[str], hits: list[Hit]) -> dict[int, list[int]]:
     """Line → columns at which a hit's value occurs on it, as `_exempt` finds them: the strings that can cover a hit."""
     columns: dict[int, set[int]] = defaultdict(set)
@@ -96,8 +137,13 @@ def _judge_json(
     if hits:
         for token in tokens:
             by_line[token.line].append(token)
+    judged: dict[tuple[int, str, bool], bool] = {}  # _exempt reads a hit's line, value and whether base64's code
     for hit in hits:
-        if not _exempt(relpath, lines[hit.line - 1], hit, by_line[hit.line]):
+        key = (hit.line, hit.value, hit.code == "secret-high-entropy-base64")
+        exempt = judged.get(key)
+        if exempt is None:
+            exempt = judged[key] = _exempt(relpath, lines[hit.line - 1], hit, by_line[hit.line])
+        if not exempt:
             yield hit, ""
     if not strings_may_add:
         return
@@ -217,7 +263,10 @@ def _numbered(text: str) -> Iterable[tuple[int, str]]:
     return enumerate(NEWLINE.split(text), start=1)
 
 
-def _local_paths_in_lines(lines: list[str]) -> Iterable[tuple[Hit, str]]:
+def _local_paths_in_lines(lines: list[str], text: str) -> Iterable[tuple[Hit, str]]:
+    """Every local path, line by line; none where the whole text holds no anchor (a line's anchor is the text's)."""
+    if not anchored(text):
+        return
     for number, line in enumerate(lines, start=1):
         for _start, _end, shape in find_local_paths(line):
             yield Hit(number, "local-path", shape), f"{shape} (the value is not shown)"

@@ -32,11 +32,19 @@ class LinkFinding:
     what: str
 
 
+_NEEDS: tuple[tuple[re.Pattern, str], ...] = ((_INLINE, "]("), (_REFERENCE, "]:"), (_AUTOLINK, "<"))
+"""Each link pattern with a part every match of it holds: a line without that part is not searched for it."""
+
+
 def links(text_lines: list[str]) -> Iterator[tuple[int, str]]:
-    """(line number, target) of every link outside code."""
+    """(line number, target) of every link outside code.
+
+    A pattern is tried only on a line holding the part every match of it holds (a fence three
+    backticks or tildes, a code span a backtick, an HTML attribute `=`, the others `_NEEDS`).
+    """
     fence: str | None = None
     for number, line in enumerate(text_lines, start=1):
-        m = _FENCE.match(line)
+        m = _FENCE.match(line) if "```" in line or "~~~" in line else None
         if fence is not None:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 fence = None
@@ -44,15 +52,18 @@ def links(text_lines: list[str]) -> Iterator[tuple[int, str]]:
         if m:
             fence = m.group(1)
             continue
-        bare = _CODE_SPAN.sub(lambda c: " " * len(c.group(0)), line)
-        for pattern in (_INLINE, _REFERENCE, _AUTOLINK):
+        bare = _CODE_SPAN.sub(lambda c: " " * len(c.group(0)), line) if "`" in line else line
+        for pattern, part in _NEEDS:
+            if part not in bare:
+                continue
             for found in pattern.finditer(bare):
                 target = found.group(1)
                 if target.startswith("<") and target.endswith(">"):
                     target = target[1:-1]
                 yield number, target.strip()
-        for found in _HTML.finditer(bare):
-            yield number, next(g for g in found.groups() if g is not None).strip()
+        if "=" in bare:
+            for found in _HTML.finditer(bare):
+                yield number, next(g for g in found.groups() if g is not None).strip()
 
 
 def check_links(

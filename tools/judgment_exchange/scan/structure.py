@@ -12,8 +12,12 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from fnmatch import fnmatchcase
-from typing import Mapping, NamedTuple
+from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import add
+from typing import Iterator, Mapping, NamedTuple
 
 _STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*"', re.S)
 """A JSON string's text, written unrolled (runs of plain characters between escapes): the same strings as the
@@ -88,12 +92,194 @@ def strings(text: str, holding: Mapping[int, list[int]] | None = None) -> list[T
     """Every string of one JSON text, or None when the text is not one JSON value (the form checks refuse it).
 
     With `holding` (line → sorted columns), only the strings that hold one of the columns of their
-    line are given; past the last of them, the rest of the text is read by json if it can be.
+    line are given. A text json reads (NaN and Infinity refused) is read by json and its strings
+    placed by `_STRING` (`_by_json`); any other text is walked (`_strings`), which gives None or the
+    strings it can read.
     """
+    fast = _by_json(text, holding)
+    if fast is not None:
+        return fast
     try:
         return _strings(text, holding)
     except _NotJson:
         return None
+
+
+class _Members(list):
+    """An object's members in order, duplicates kept (json's object_pairs_hook)."""
+
+
+def _by_json(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] | None:
+    """The tokens `_strings` gives, for a text json reads as one value; None for any other text.
+
+    What json reads, the walk reads too (its grammar is the walk's, narrowed), and then the walk's
+    tokens are the value's strings in document order: each member name before its value, the
+    elements of an array in order, each with its member path (`_path`). In such a text every `"`
+    outside a string opens one, and a `"` inside one is escaped: so the k-th match of `_STRING`
+    searched from the start is the k-th string's text, and in a text without a backslash the string
+    holding an offset is found by counting the quotes before it (`_holding`). With `wanted`, only
+    the strings holding a wanted column of their line are kept, as the walk keeps them.
+    """
+    if '"' not in text:
+        return None  # no string: the walk's answer (an empty list or None) costs nothing
+    try:
+        value = json.loads(text, object_pairs_hook=_Members, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return None
+    place = _Lines(text)
+    if wanted is None:
+        spans = [m.span() for m in _STRING.finditer(text)]
+        keep = list(range(len(spans)))
+    elif "\\" in text:
+        spans = [m.span() for m in _STRING.finditer(text)]
+        opens = [a for a, _ in spans]
+        chosen: set[int] = set()
+        for line, offset in place.offsets(wanted):
+            at = bisect_right(opens, offset) - 1
+            if at >= 0 and spans[at][1] > offset and place.line(spans[at][0]) == line:
+                chosen.add(at)
+        keep = sorted(chosen)
+    else:
+        found = _holding(text, place, wanted)
+        keep = sorted(found)
+        spans = found
+    if not keep:
+        return []
+    try:
+        strings_at = _nth_strings(value, keep)
+    except RecursionError:
+        return None
+    surrogates = _SURROGATE.search(text) is not None or "\\u" in text
+    out: list[Token] = []
+    for k, (path, is_key, decoded) in zip(keep, strings_at):
+        a, b = spans[k]
+        line = place.line(a)
+        col = a - place.start(line)
+        value_text = _SURROGATE.sub("\ufffd", decoded) if surrogates else decoded
+        out.append(_new_token(Token, (_path(path), is_key, line, col, col + (b - a), text[a:b], value_text)))
+    return out
+
+
+class _Lines:
+    """Lines of a text (ending at CRLF, CR or LF): the line of an offset and where a line begins."""
+
+    def __init__(self, text: str) -> None:
+        if "\r" in text:
+            self.starts = line_starts(text)
+        else:  # the same offsets, summed in C: each line's length and its newline
+            parts = text.split("\n")
+            self.starts = list(accumulate(map(add, map(len, parts[:-1]), repeat(1)), initial=0))
+
+    def line(self, offset: int) -> int:
+        return bisect_right(self.starts, offset)
+
+    def start(self, line: int) -> int:
+        return self.starts[line - 1]
+
+    def offsets(self, wanted: Mapping[int, list[int]]) -> list[tuple[int, int]]:
+        """(line, offset) of each wanted column, in order of offset, on the lines the text has."""
+        out = []
+        for line in sorted(wanted):
+            if 1 <= line <= len(self.starts):
+                base = self.starts[line - 1]
+                out.extend((line, base + column) for column in wanted[line])
+        out.sort(key=lambda item: item[1])
+        return out
+
+
+def _holding(text: str, place: _Lines, wanted: Mapping[int, list[int]]) -> dict[int, tuple[int, int]]:
+    """Index → span of each string holding a wanted column of its line, in a JSON text without a backslash.
+
+    Every `"` of such a text opens or closes a string, so an offset with q quotes before it is inside
+    string q // 2 when q is odd, at the opening quote of string q // 2 when q is even and a quote
+    stands there, and in no string otherwise.
+    """
+    out: dict[int, tuple[int, int]] = {}
+    quotes, counted, opened = 0, 0, -1
+    for line, offset in place.offsets(wanted):  # in order of offset: each part of the text counted once
+        between = text.count('"', counted, offset)
+        if between:
+            opened = text.rfind('"', counted, offset)  # the last quote before: it opens a string when q is odd
+        quotes += between
+        counted = offset
+        if quotes % 2:
+            start = opened
+        elif offset < len(text) and text[offset] == '"':
+            start = offset
+        else:
+            continue
+        if place.line(start) != line:
+            continue
+        k = quotes // 2
+        if k not in out:
+            out[k] = (start, text.index('"', start + 1) + 1)
+    return out
+
+
+def _path(full: list[str]) -> Path:
+    """A string's member path as the walk gives it: whole up to MAX_PATH, else the first three, DEEP, the last two."""
+    if len(full) <= MAX_PATH:
+        return tuple(full)
+    return tuple(full[:3]) + (DEEP,) + tuple(full[-2:])
+
+
+class _Found(Exception):
+    """Every wanted string is found: the rest of the value is not visited."""
+
+
+def _nth_strings(value: object, indices: list[int]) -> list[tuple[list[str], bool, str]]:
+    """(member path, whether a member name, the string) of the strings at the given indices (ascending) of a
+    value json read, counted in document order (a member's name, then its value)."""
+    out: list[tuple[list[str], bool, str]] = []
+    targets = iter(indices)
+    want = next(targets)
+    count = 0
+    path: list[str] = []
+
+    def take(is_key: bool, string: str) -> None:
+        nonlocal want
+        out.append((list(path), is_key, string))
+        want = next(targets, -1)
+        if want < 0:
+            raise _Found
+
+    def visit(node: list) -> None:
+        nonlocal count
+        path.append("")
+        if type(node) is _Members:
+            for name, item in node:
+                path[-1] = name
+                if count == want:
+                    take(True, name)
+                count += 1
+                kind = type(item)
+                if kind is str:
+                    if count == want:
+                        take(False, item)
+                    count += 1
+                elif kind is list or kind is _Members:
+                    visit(item)
+        else:
+            for at, item in enumerate(node):
+                kind = type(item)
+                if kind is str:
+                    if count == want:
+                        path[-1] = str(at)
+                        take(False, item)
+                    count += 1
+                elif kind is list or kind is _Members:
+                    path[-1] = str(at)
+                    visit(item)
+        path.pop()
+
+    try:
+        if type(value) is str:
+            take(False, value)
+        elif type(value) is list or type(value) is _Members:
+            visit(value)  # type: ignore[arg-type]
+    except _Found:
+        pass
+    return out
 
 
 _KEY = re.compile("(" + _STRING.pattern + r")[ \t\r\n]*:[ \t\r\n]*", re.S)
@@ -225,6 +411,7 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX32 = re.compile(r"[0-9a-f]{32}")
 POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*", re.S)
 
+
 SECRETS = "secret-"
 LOCAL = "local-path"
 
@@ -301,13 +488,141 @@ def _matches(pattern: Path, path: Path) -> bool:
 
 def exempt_from_secrets(relpath: str, token: Token) -> bool:
     """Whether "secret-" is among `exempt_prefixes`: a hex member of its document, in exactly its form."""
-    depth = _depth(relpath)
-    for document, members in HEX_MEMBERS.items():
-        if depth == _depth(document) and fnmatchcase(relpath, document):
-            for pattern, form in members:
-                if _matches(pattern, token.path) and form.fullmatch(token.value):
-                    return True
+    return _exempt_at(hex_members(relpath), token.path, token.value)
+
+
+def _exempt_at(members: tuple[tuple[Path, re.Pattern], ...], path: Path, value: str) -> bool:
+    for pattern, form in members:
+        if _matches(pattern, path) and form.fullmatch(value):
+            return True
     return False
+
+
+_QUOTED = re.compile('"([^"]*)"')
+"""A string of a JSON text without a backslash: from a quote to the next (every quote there opens or closes one)."""
+
+
+def exempt_strings(relpath: str, text: str) -> tuple[Counter, Counter] | None:
+    """How many strings of each value `exempt_from_secrets` exempts, and how many strings of each value the text
+    holds, for a JSON text json reads and that holds no backslash; None for any other text.
+
+    Such a text's strings (member names included) are the walk's, and `_QUOTED` finds each of them
+    whole. The exempt ones are found by following every hex member's path at once in the value
+    json read (`_follow`): a value where a path ends, or a member name at a path's last step, in
+    the form that path gives, counted once however many paths reach it.
+    """
+    if "\\" in text or '"' not in text:
+        return None
+    try:
+        value = json.loads(text, object_pairs_hook=_Members, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return None
+    exempt: Counter = Counter()
+    root = _member_trie(relpath)
+    if root[0]:
+        try:
+            _follow(value, (root,), exempt)
+        except RecursionError:
+            return None
+    return exempt, Counter(_QUOTED.findall(text)) if exempt else Counter()
+
+
+_Trie = tuple[dict, tuple]
+"""A step of the hex members' paths: the next steps by name ("*" any name or index), the forms of the paths
+ending here."""
+
+
+def _member_trie(relpath: str) -> _Trie:
+    """The hex members of the document at `relpath` as a trie of their paths."""
+    return _trie_of(_documents(relpath))
+
+
+@lru_cache(maxsize=None)
+def _trie_of(documents: tuple[str, ...]) -> _Trie:
+    """The trie of the hex members of the document patterns given (few: the keys of HEX_MEMBERS). Kept for the
+    process's life, so that `_NEXT` may know its steps by their ids."""
+    root: _Trie = ({}, ())
+    for pattern, form in (member for document in documents for member in HEX_MEMBERS[document]):
+        node = root
+        for step in pattern:
+            if step not in node[0]:
+                node[0][step] = ({}, [])
+            node = node[0][step]
+        node[1].append(form)  # type: ignore[attr-defined]
+    return root
+
+
+_Step = tuple[tuple, tuple]
+"""Where a name leads from a set of trie steps: the forms of the paths ending there, the steps going on."""
+
+_NEXT: dict[tuple[int, ...], tuple[dict[str, _Step], _Step | None]] = {}
+"""The next steps of a set of trie steps (by their ids; the tries live as long as the process, `_trie_of`)."""
+
+
+def _next(steps: tuple[_Trie, ...]) -> tuple[dict[str, _Step], _Step | None]:
+    """Where each name the steps name leads, and where any other name leads (None: nowhere)."""
+    key = tuple(id(step) for step in steps)
+    found = _NEXT.get(key)
+    if found is None:
+        wild = [step[0]["*"] for step in steps if "*" in step[0]]
+        named: dict[str, list[_Trie]] = {}
+        for step in steps:
+            for name, child in step[0].items():
+                if name != "*":
+                    named.setdefault(name, []).append(child)
+
+        def lead(children: list[_Trie]) -> _Step:
+            forms = tuple(form for child in children for form in child[1])
+            return forms, tuple({id(child): child for child in children if child[0]}.values())
+
+        found = _NEXT[key] = ({name: lead(children + wild) for name, children in named.items()},
+                              lead(wild) if wild else None)
+    return found
+
+
+def _follow(node: object, steps: tuple[_Trie, ...], exempt: Counter) -> None:
+    """Count the exempt strings below `node`, reached by the trie steps `steps` (every path at once)."""
+    by_name, other = _next(steps)
+    if type(node) is _Members:
+        for name, item in node:  # type: ignore[attr-defined]
+            lead = by_name.get(name, other)
+            if lead is None:
+                continue
+            forms, deeper = lead
+            if forms:
+                if any(form.fullmatch(name) for form in forms):
+                    exempt[name] += 1
+                if type(item) is str and any(form.fullmatch(item) for form in forms):
+                    exempt[item] += 1
+            if deeper:
+                _follow(item, deeper, exempt)
+    elif type(node) is list:
+        for index, item in enumerate(node):  # type: ignore[arg-type]
+            lead = by_name.get(str(index), other) if by_name else other
+            if lead is None:
+                continue
+            forms, deeper = lead
+            if forms and type(item) is str and any(form.fullmatch(item) for form in forms):
+                exempt[item] += 1
+            if deeper:
+                _follow(item, deeper, exempt)
+
+
+def hex_members(relpath: str) -> tuple[tuple[Path, re.Pattern], ...]:
+    """The hex members (HEX_MEMBERS) of every document pattern the path matches, in the table's order."""
+    return _members_of(_documents(relpath))
+
+
+@lru_cache(maxsize=None)
+def _members_of(documents: tuple[str, ...]) -> tuple[tuple[Path, re.Pattern], ...]:
+    return tuple(member for document in documents for member in HEX_MEMBERS[document])
+
+
+@lru_cache(maxsize=1024)
+def _documents(relpath: str) -> tuple[str, ...]:
+    """The document patterns of HEX_MEMBERS the path matches, in the table's order."""
+    depth = _depth(relpath)
+    return tuple(document for document in HEX_MEMBERS if depth == _depth(document) and fnmatchcase(relpath, document))
 
 
 def exempt_prefixes(relpath: str, token: Token) -> tuple[str, ...]:
