@@ -225,3 +225,20 @@ def test_a_working_trees_kinds_are_its_listings_kinds(tmp_path):
     for directory in ("entries", "entries/kinds", "entries/gateway/company-research/fixtures"):
         if demo.stat(directory).kind == "directory":
             assert demo.kinds(directory) == [(n.name, n.kind) for n in demo.list(directory)]
+
+
+def test_an_untracked_file_with_a_quoted_name_touches_its_entry_and_an_ignored_one_does_not(repo):
+    """Untracked files come from `git ls-files -z --others --exclude-standard` (pullrequest.changed_paths):
+    a name git status would quote (non-ASCII, a space) still names its entry; an ignored file names none."""
+    from judgment_exchange.catalog.pullrequest import touched_entries
+
+    builder, git = repo
+    (builder.root / ".gitignore").write_text("*.ignored\n")
+    _commit(git, "ignore rule")
+    (builder.entries[HELD] / "ignored by rule.ignored").write_text("x\n")
+    assert touched_entries(str(builder.root), "main") == []
+    (builder.entries[TOUCHED] / "notes \u00e9t\u00e9 \"quoted\".txt").write_text("an untracked file\n")
+    assert touched_entries(str(builder.root), "main") == [TOUCHED]
+    pr, full = _both(builder.root)
+    assert pr.touched == [TOUCHED] and "entry-file-unexpected" in {r.code for r in pr.refusals}
+    assert _verdict(pr) == _verdict(full)

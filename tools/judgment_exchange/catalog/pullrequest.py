@@ -142,7 +142,9 @@ def changed_paths(repository: str, base: str, commit: str | None = None) -> list
             repo.commit(base)
             if commit is None:
                 names = repo.git.diff("--name-only", "-z", "--no-renames", base).split("\0")
-                names += repo.untracked_files
+                # untracked files, not ignored, by their exact names (-z: no quoting to undo); git status would
+                # also refresh every tracked file's stat, which the diff above has already compared
+                names += repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
             else:
                 names = repo.git.diff("--name-only", "-z", "--no-renames", base, commit).split("\0")
         finally:
