@@ -19,8 +19,9 @@ import pytest
 from judgment_exchange.catalog import pool
 from judgment_exchange.catalog.placeholders import MARKERS
 from judgment_exchange.catalog.gate import GateOptions, check_catalog
-from judgment_exchange.tree import TreeError, WorkingTree
+from judgment_exchange.tree import GitTree, TreeError, WorkingTree
 
+from .support.gitrepo import GitRepo
 from .support.paths import REPO
 
 DEMO = REPO / "docs" / "demo-catalog"
@@ -98,10 +99,52 @@ def test_pool_chooses_one_process_where_it_cannot_or_need_not_help(tmp_path):
     assert pool.workers_for(tree, 5, 4) == 4 and pool.workers_for(tree, 2, 4) == 2
     assert pool.workers_for(tree, 1000, None) == min(pool.usable_cores(), 1000 // (pool.MIN_ENTRIES // 2))
 
-    class GitLike(WorkingTree):  # a git tree's object database is not shared with a worker
+    class TreeLike(WorkingTree):  # a tree the pool does not know how a worker would read
         pass
 
-    assert pool.workers_for(GitLike(str(tmp_path)), 1000, 4) == 1
+    assert pool.workers_for(TreeLike(str(tmp_path)), 1000, 4) == 1
+
+
+def _git_catalog(tmp_path: Path) -> Path:
+    root = _damaged(tmp_path)
+    repo = GitRepo(root)
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "a damaged release")
+    return root
+
+
+def test_pool_report_is_the_serial_report_on_a_git_tree(tmp_path, monkeypatch):
+    """A consumer's release check reads a commit's blobs (GitTree): each worker opens the repository again."""
+    root = _git_catalog(tmp_path)
+    monkeypatch.setattr(pool, "BATCH", 2)
+    reports = []
+    for workers in (1, 2):
+        tree = GitTree(str(root), "HEAD")
+        assert pool.workers_for(tree, 11, workers) == workers
+        report = check_catalog(tree, GateOptions(repository=str(root), history=False, workers=workers))
+        reports.append((report.as_json(), report.checked))
+    assert len({r.entry for r in check_catalog(GitTree(str(root), "HEAD"), GateOptions(
+        repository=str(root), history=False, workers=1)).refusals}) >= 4
+    assert reports[1] == reports[0]
+
+
+def _read_manifest(tree, path, selected, options, report):
+    return os.getpid(), tree is not PARENT[0], tree.read("manifest.json", 1 << 20)
+
+
+PARENT: list = []
+
+
+def test_pool_workers_read_a_git_tree_through_their_own_handle_and_leave_the_parents_intact(tmp_path):
+    root = _git_catalog(tmp_path)
+    tree = GitTree(str(root), "HEAD")
+    PARENT[:] = [tree]
+    expected = (root / "manifest.json").read_bytes()
+    assert tree.read("manifest.json", 1 << 20) == expected  # the parent's cat-file process is started
+    results = pool.check_entries(_read_manifest, tree, [(f"e{i}", True) for i in range(12)], None, None, 2)
+    assert {check[2] for check, _ in results} == {expected}
+    assert all(check[1] for check, _ in results) and os.getpid() not in {check[0] for check, _ in results}
+    assert tree.read("manifest.json", 1 << 20) == expected  # and still answers the parent afterwards
 
 
 def test_pool_cli_workers_gives_the_same_json_and_refuses_a_bad_count(tmp_path):

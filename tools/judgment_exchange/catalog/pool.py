@@ -6,12 +6,13 @@ pool of worker processes when the catalog is large enough to win — and returns
 its part of the report **in the order the entries were given**, so the merged report is the serial
 run's, refusal for refusal (tests/test_pool.py compares them).
 
-The pool is used only on a working tree (`tree.WorkingTree`, a directory: a worker reads the same
-files by the same path) — a git tree's object database holds open pipes a worker must not share —
-and only where the platform can fork; anything that stops the pool from starting or running leaves
-the serial run, never a partial report. `GateOptions.workers` (`exchange check --workers N`) asks for
-N processes; `None` chooses: one per usable core when at least `MIN_ENTRIES` entries get every check
-(fewer cost more to start than they save; docs/performance.md).
+The pool is used on a working tree (`tree.WorkingTree`, a directory: a worker reads the same files by
+the same path) and on a git tree (`tree.GitTree`, a consumer's release check): its object database
+holds open pipes to a `cat-file` process a worker must not share, so each worker opens the repository
+again and reads the same commit's objects through a process of its own. Only where the platform can
+fork; anything that stops the pool from starting or running leaves the serial run, never a partial
+report. `GateOptions.workers` (`exchange check --workers N`) asks for N processes; `None` chooses: one
+per usable core when at least `MIN_ENTRIES` entries get every check (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..refusal import Refusal, Replay, Report, Skip
-from ..tree import Tree, WorkingTree
+from ..tree import GitTree, Tree, WorkingTree
 
 MIN_ENTRIES = 48
 """Below this many fully checked entries the pool is not started unless asked for (docs/performance.md)."""
@@ -63,8 +64,16 @@ def _one(check_one: CheckOne, tree: Tree, path: str, selected: bool, options: An
 _WORKER: dict[str, Any] = {}
 
 
+def _reopened(tree: Tree) -> Tree:
+    """The tree a worker reads: a working tree as it is; a git tree's commit through the worker's own
+    repository handle and `cat-file` process (the parent's pipes stay the parent's)."""
+    if type(tree) is GitTree:
+        return GitTree(tree.repository, tree.commit)
+    return tree
+
+
 def _start(check_one: CheckOne, tree: Tree, options: Any, reader: Any) -> None:
-    _WORKER.update(check_one=check_one, tree=tree, options=options, reader=reader)
+    _WORKER.update(check_one=check_one, tree=_reopened(tree), options=options, reader=reader)
 
 
 def _batch(items: list[tuple[str, bool]]) -> list[tuple[Any, Part]]:
@@ -81,7 +90,7 @@ def usable_cores() -> int:
 
 def workers_for(tree: Tree, count: int, requested: int | None) -> int:
     """How many processes check `count` entries: 1 (this process) unless a pool can and should run."""
-    if type(tree) is not WorkingTree or "fork" not in multiprocessing.get_all_start_methods():
+    if type(tree) not in (WorkingTree, GitTree) or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     if requested is not None:
         return max(1, min(requested, count))
