@@ -432,6 +432,18 @@ def cmd_release(args: argparse.Namespace) -> int:
     return outcome.status
 
 
+def _load_lock(command: str, path: str):
+    """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither),
+    or None when it cannot be read, said on stderr."""
+    from .consumer import lock as locks
+
+    try:
+        return locks.load(path)
+    except OSError as exc:
+        print(f"{command}: --lock {_safe(path)}: {exc.strerror or exc}; nothing read", file=sys.stderr)
+        return None
+
+
 def cmd_release_check(args: argparse.Namespace) -> int:
     """exchange release-check: a release verified before import, held to the consumer's lock (consumer/)."""
     from .catalog.grammar import ENTRY_ID
@@ -459,11 +471,9 @@ def cmd_release_check(args: argparse.Namespace) -> int:
         return USAGE
     lock, result = None, None
     if args.lock:
-        try:
-            lock, refusal = locks.load(args.lock)
-        except OSError as exc:
-            print(f"{command}: --lock {_safe(args.lock)}: {exc.strerror or exc}; nothing read", file=sys.stderr)
+        if (loaded := _load_lock(command, args.lock)) is None:
             return IO
+        lock, refusal = loaded
         if refusal is not None:
             result = ReleaseCheck(args.location, args.tag)
             result.report.checks = ["the lock"]
@@ -506,7 +516,6 @@ def cmd_release_check(args: argparse.Namespace) -> int:
 def cmd_upgrade_diff(args: argparse.Namespace) -> int:
     """exchange upgrade-diff: LOCATION FROM_TAG TO_TAG, or LOCATION --lock FILE TO_TAG (consumer/diff.py)."""
     from .consumer import LocationError, upgrade_diff
-    from .consumer import lock as locks
     from .consumer.render import diff_lines
 
     command = "exchange upgrade-diff"
@@ -520,11 +529,9 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         return USAGE
     lock = None
     if args.lock:
-        try:
-            lock, refusal = locks.load(args.lock)
-        except OSError as exc:
-            print(f"{command}: --lock {_safe(args.lock)}: {exc.strerror or exc}; nothing read", file=sys.stderr)
+        if (loaded := _load_lock(command, args.lock)) is None:
             return IO
+        lock, refusal = loaded
         if lock is None and refusal is None:
             print(f"{command}: --lock {_safe(args.lock)}: no such lock; write it with exchange release-check "
                   "LOCATION TAG --lock FILE", file=sys.stderr)

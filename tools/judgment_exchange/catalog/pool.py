@@ -109,6 +109,6 @@ def check_entries(check_one: CheckOne, tree: Tree, items: list[tuple[str, bool]]
             with ProcessPoolExecutor(workers, context, initializer=_start,
                                      initargs=(check_one, tree, options, reader)) as pool:
                 return [result for batch in pool.map(_batch, batches) for result in batch]
-        except (BrokenProcessPool, OSError, NotImplementedError, ValueError):
+        except (BrokenProcessPool, OSError, NotImplementedError):
             pass  # the pool could not start or lost a worker: the serial run below gives the whole report
     return [_one(check_one, tree, path, selected, options, reader) for path, selected in items]

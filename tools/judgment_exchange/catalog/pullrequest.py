@@ -97,7 +97,8 @@ def touched_entries(repository: str, base: str, commit: str | None = None) -> li
 
 
 def compare(repository: str, base: str, commit: str | None = None) -> tuple[list[str], bool]:
-    """`touched_entries` and `pin_moved` from one comparison with the base (one diff, not two)."""
+    """`touched_entries`, and whether the change moves the verifier pin (verifier-pin.json added, changed
+    or removed; docs/verifier-pin.md), from one comparison with the base."""
     names = changed_paths(repository, base, commit)
     return _touched(names), PIN in names
 
@@ -113,11 +114,6 @@ def _touched(names: list[str]) -> list[str]:
 
 PIN = "verifier-pin.json"
 
-
-def pin_moved(repository: str, base: str, commit: str | None = None) -> bool:
-    """Whether the change against `base` moves the verifier pin: verifier-pin.json added, changed or
-    removed (docs/verifier-pin.md)."""
-    return PIN in changed_paths(repository, base, commit)
 
 
 def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:

@@ -442,14 +442,16 @@ def _shortest_above(limit: float) -> int:
     return n
 
 
+def _analysis_is(plugin: BasePlugin, base: type) -> bool:
+    """Whether the plugin is a `base` whose line and string analysis are `base`'s own, not overridden."""
+    kind = type(plugin)
+    return isinstance(plugin, base) and kind.analyze_line is base.analyze_line \
+        and kind.analyze_string is base.analyze_string
+
+
 def _is_entropy_plugin(plugin: BasePlugin) -> bool:
     """A high-entropy plugin whose line analysis is detect-secrets' own (quoted runs, then the entropy limit)."""
-    kind = type(plugin)
-    return (
-        isinstance(plugin, HighEntropyStringsPlugin)
-        and kind.analyze_line is HighEntropyStringsPlugin.analyze_line
-        and kind.analyze_string is HighEntropyStringsPlugin.analyze_string
-    )
+    return _analysis_is(plugin, HighEntropyStringsPlugin)
 
 
 def _locator(plugin: BasePlugin) -> tuple[Trigger | None, Locator]:
@@ -597,13 +599,7 @@ def _values(plugin: BasePlugin) -> Values:
 
 
 def _is_known_keyword_plugin(plugin: BasePlugin) -> bool:
-    kind = type(plugin)
-    return (
-        isinstance(plugin, KeywordDetector)
-        and kind.analyze_line is KeywordDetector.analyze_line
-        and kind.analyze_string is KeywordDetector.analyze_string
-        and plugin.keyword_exclude is None
-    )
+    return _analysis_is(plugin, KeywordDetector) and plugin.keyword_exclude is None
 
 
 def _keyword_values(plugin: KeywordDetector) -> Values:

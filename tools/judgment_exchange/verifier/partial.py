@@ -115,13 +115,7 @@ class _PartialRun(_Run):
             self.result.receipts += 1
         return found
 
-    def source(self, source: dict) -> Found | Refused | None:
-        state = self.start(source)
-        if (found := self.parameters(state)) is not None:
-            return found
-        member = self.inputs.acquisitions.get(state.name)
-        if state.skipped:
-            return self.skip(state, member)
+    def read(self, state: Source, source: dict, member: Any) -> Found | Refused | None:
         reads_from = source["read"].get("sources", []) if source["kind"] == "research" else []
         if not state.unknown and not any(self.by_name[n].opaque for n in reads_from):
             if member is None:

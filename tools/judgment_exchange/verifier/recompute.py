@@ -295,6 +295,10 @@ class _Run:
         member = self.inputs.acquisitions.get(state.name)
         if state.skipped:
             return self.skip(state, member)
+        return self.read(state, source, member)
+
+    def read(self, state: Source, source: dict, member: Any) -> Found | Refused | None:
+        """A source that is not skipped, through its acquisition (§9.2)."""
         if member is None:
             return Found(codes.ACQUISITION_MISSING, f"{self.where(state.name)} has no acquisition")
         return self.acquired(state, member["response"])
