@@ -230,7 +230,7 @@ def test_a_working_trees_kinds_are_its_listings_kinds(tmp_path):
 def test_an_untracked_file_with_a_quoted_name_touches_its_entry_and_an_ignored_one_does_not(repo):
     """Untracked files come from `git ls-files -z --others --exclude-standard` (pullrequest.changed_paths):
     a name git status would quote (non-ASCII, a space) still names its entry; an ignored file names none."""
-    from judgment_exchange.catalog.pullrequest import touched_entries
+    from judgment_exchange.repository.pullrequest import touched_entries
 
     builder, git = repo
     (builder.root / ".gitignore").write_text("*.ignored\n")

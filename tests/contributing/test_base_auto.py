@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from judgment_exchange.catalog.pullrequest import AUTO_ORDER, BaseUnresolved, resolve_auto
+from judgment_exchange.repository.pullrequest import AUTO_ORDER, BaseUnresolved, resolve_auto
 from judgment_exchange.cli import main
 
 from ..support.catalog import CatalogBuilder

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from judgment_exchange.catalog.signoff import (MALFORMED, NO_TRAILER, NOT_AUTHOR, read_commit, signoff_finding,
+from judgment_exchange.repository.signoff import (MALFORMED, NO_TRAILER, NOT_AUTHOR, read_commit, signoff_finding,
                                                trailers)
 from judgment_exchange.cli import main
 

@@ -21,7 +21,7 @@ import yaml
 from judgment_exchange.catalog.gate import GateOptions, check_catalog
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
-from judgment_exchange.release import make_release
+from judgment_exchange.repository.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from ..support.gitrepo import GitRepo

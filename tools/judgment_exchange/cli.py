@@ -99,9 +99,9 @@ def _print_text(report: Report, catalog: str) -> None:
 
 
 def _resolve_base(command: str, base: str | None, catalog: str) -> tuple[str | None, str | None]:
-    """`--base auto` as the merge base with the upstream default branch (catalog/pullrequest.py), with a
+    """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
     note saying how it was found; any other value as given. (None, None) after printing why auto failed."""
-    from .catalog.pullrequest import AUTO, BaseUnresolved, resolve_auto
+    from .repository.pullrequest import AUTO, BaseUnresolved, resolve_auto
 
     if base != AUTO:
         return base, None
@@ -178,10 +178,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_verifier_fetch(args: argparse.Namespace) -> int:
-    """`exchange verifier fetch`: the pinned reader checked out at its commit (catalog/pin.py)."""
+    """`exchange verifier fetch`: the pinned reader checked out at its commit (repository/pin.py)."""
     from pathlib import Path
 
-    from .catalog.pin import FetchFailed, FetchRefused, fetch
+    from .repository.pin import FetchFailed, FetchRefused, fetch
     from .codes import fix_text
     from .tree import WorkingTree
 
@@ -424,7 +424,7 @@ def cmd_fixture_add(args: argparse.Namespace) -> int:
 
 
 def cmd_release(args: argparse.Namespace) -> int:
-    from .release import make_release
+    from .repository.release import make_release
 
     outcome = make_release(os.path.abspath(args.catalog), args.tag)
     for line in outcome.lines:
@@ -557,9 +557,9 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    """exchange signoff: a DCO sign-off on every non-merge commit in BASE..HEAD (catalog/signoff.py)."""
-    from .catalog.pullrequest import BaseUnresolved
-    from .catalog.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
+    """exchange signoff: a DCO sign-off on every non-merge commit in BASE..HEAD (repository/signoff.py)."""
+    from .repository.pullrequest import BaseUnresolved
+    from .repository.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
     from .codes import fix_text
 
     catalog = catalog_dir(args, "signoff")

@@ -106,7 +106,7 @@ class Report:
     checked: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     reader: Any = None
-    """The reader of this run when replay ran (catalog/pin.py `ReaderChoice`: name, pinned, fallback)."""
+    """The reader of this run when replay ran (repository/pin.py `ReaderChoice`: name, pinned, fallback)."""
     replays: list[Replay] = field(default_factory=list)
 
     def timed(self, phase: str, started: float) -> None:

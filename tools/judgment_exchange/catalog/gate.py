@@ -24,7 +24,7 @@ from .manifest import check_rows, read_manifest
 from .pinned import held, pinned_entry
 from .pool import check_entries, workers_for
 from .replay import reader_for, replay_entry
-from .skips import acknowledge
+from ..repository.skips import acknowledge
 
 ENTRIES = "entries"
 ENTRIES_NOTE = "README.md"
@@ -87,7 +87,7 @@ class Comparison:
 
 
 def _compare(tree: Tree, options: GateOptions) -> Comparison:
-    from .pullrequest import BaseUnreadable, compare
+    from ..repository.pullrequest import BaseUnreadable, compare
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
@@ -97,7 +97,7 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
 
 
 def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> None:
-    from .pullrequest import one_entry_refusal, pin_refusal
+    from ..repository.pullrequest import one_entry_refusal, pin_refusal
 
     if compared.touched is None:
         report.refusals.append(Refusal("base-unreadable", None, compared.unreadable))

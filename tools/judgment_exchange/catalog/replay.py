@@ -3,7 +3,7 @@
 A reading whose digest is the fixture's preparationDigest is a replay; kind-unread and
 version-unread are skips with their reason in the report; any other refusal, any finding, or a
 reading with another digest refuses the entry. The reader is chosen once per run
-(catalog/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
+(repository/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
 is fetched and runnable, both run by dialect §11's process contract; else the built-in one, in process.
 Each fixture records the reader that answered it (`Report.replays`, `Skip.reader`).
 
@@ -33,10 +33,10 @@ def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
 
 
 def reader_for(tree: Tree, report: Report):
-    """This run's reader (catalog/pin.py), chosen once; the gate chooses it before the first entry, so a
+    """This run's reader (repository/pin.py), chosen once; the gate chooses it before the first entry, so a
     catalog with no fixture still names it and refuses a malformed pin."""
     if report.reader is None:
-        from .pin import choose_reader
+        from ..repository.pin import choose_reader
 
         report.reader, refusals = choose_reader(tree)
         report.refusals += refusals

@@ -8,16 +8,16 @@ then checks the pushed tag.
 
 from __future__ import annotations
 
-from .gitfail import reason
+from ..gitfail import reason
 import datetime
 import os
 from dataclasses import dataclass, field
 
-from .catalog.gate import CatalogUnreadable, GateOptions, check_catalog
-from .catalog.grammar import release_key
-from .history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
-from .history.mainline import manifest_digest
-from .tree import TreeError, WorkingTree, read_regular
+from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+from ..catalog.grammar import release_key
+from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
+from ..history.mainline import manifest_digest
+from ..tree import TreeError, WorkingTree, read_regular
 
 BAD_INVOCATION = 3
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..refusal import Refusal, Report, Skip
 from ..tree import FILE, MISSING, Tree
-from . import documents as docs
-from . import grammar
-from .directory import EntryCheck, entry_path
+from ..catalog import documents as docs
+from ..catalog import grammar
+from ..catalog.directory import EntryCheck, entry_path
 
 PATH = "skips.json"
 BOUND = docs.MIB

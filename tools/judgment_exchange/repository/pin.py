@@ -25,8 +25,8 @@ from pathlib import Path
 from .. import __version__
 from ..refusal import Refusal
 from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree
-from . import documents as docs
-from . import grammar
+from ..catalog import documents as docs
+from ..catalog import grammar
 
 PATH = "verifier-pin.json"
 BOUND = 64 * 1024
