@@ -503,6 +503,12 @@ def _header(data: bytes, field: bytes, hexsha: str) -> str:
 class ReleaseTree:
     """The `Tree` of one commit (tree.py's protocol) over a shared `ObjectStore`."""
 
+    own: bool = False
+    """True only for a commit of the catalog's own repository whose verifier pin may run (GitTree(own=True)):
+    the maintainer's committed HEAD that `exchange release` checks, and a pull request's base whose pin
+    replays the change (docs/verifier-pin.md, "Which reader replays"; docs/trust.md). A release read from
+    git by a consumer is never `own`."""
+
     def __init__(self, store: ObjectStore, commit: str, label: str) -> None:
         self.store = store
         self.commit = commit
@@ -571,7 +577,7 @@ class ReleaseTree:
 class GitTree(ReleaseTree):
     """The tree of one revision of a repository, read as blobs through its object database (§7)."""
 
-    def __init__(self, repo, rev: str) -> None:
+    def __init__(self, repo, rev: str, *, own: bool = False) -> None:
         import git  # GitPython
 
         try:
@@ -581,3 +587,4 @@ class GitTree(ReleaseTree):
             raise TreeError(f"{rev}: not a commit of {repo} ({reason(exc)})") from exc
         super().__init__(ObjectStore(self.repo), commit, f"{rev}@{commit[:12]}")
         self.repository = str(self.repo.git_dir if self.repo.bare else self.repo.working_tree_dir)
+        self.own = own

@@ -9,7 +9,7 @@ from ..refusal import Refusal
 from ..tree import ReleaseTree, TooLarge, TreeError
 from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
-from .mainline import find_main, first_parent_chain, hold_ledger
+from .mainline import above_note, find_main, first_parent_chain, hold_ledger
 from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
 from ..tree import ObjectStore
@@ -114,12 +114,16 @@ def check_history(
 
 def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None):
     """A catalog without a ledger: its releases are the tags on main's first-parent history (item 2);
-    a release commit holding releases.json means the ledger was removed (release-ledger-missing)."""
+    a release commit holding releases.json means the ledger was removed (release-ledger-missing). With
+    `release_tag`, tags above it are out of scope: noted, never read (docs/releasing.md, "Main")."""
     on_main = set(first_parent_chain(store, tip))
     made = release_key(release_tag) if release_tag else None
     releases, refusals, notes = [], [], []
     for release in tags.releases:
-        if release.commit in on_main:
+        if made is not None and release.version > made:
+            if release.commit in on_main:  # out of scope, as with a ledger (issue #16 item 5)
+                notes.append(above_note(release, release_tag, tip_name))
+        elif release.commit in on_main:
             releases.append(release)
             if ReleaseTree(store, release.commit, release.tag).blob_id(LEDGER) is not None:
                 refusals.append(Refusal(RELEASE_LEDGER_MISSING, LEDGER, f"releases.json is missing, but release "

@@ -246,10 +246,13 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     for release in tags.releases:
         if release.tag in recorded:
             continue
-        if release.commit in on_main:
+        if made is not None and release.version > made:
+            if release.commit in on_main:  # out of scope (docs/releasing.md, "Main"), and said so
+                out.notes.append(above_note(release, release_tag, tip_name))
+        elif release.commit in on_main:
             _refuse(out, RELEASE_TAG_UNRECORDED, f"tag {release.tag} names {release.commit} on {tip_name}'s "
                     "first-parent history, but releases.json has no row for it")
-        elif made is None or release.version <= made:
+        else:
             out.notes.append(f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: "
                              "it is not a release of main and is ignored")
     _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out)
@@ -257,6 +260,14 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
         if (made is None or row.version < made) and row.tag in added and row in tip_rows:
             out.previous.append(Release(row.tag, row.version, added[row.tag]))
     return out
+
+
+def above_note(release: Release, release_tag: str, tip_name: str) -> str:
+    """The note for a tag on the checked history above the release checked: out of scope, ignored (issue #16
+    item 5). A tag anyone can add to a mirror never stops a check of a release below it."""
+    return (f"tag {release.tag} names {release.commit} on {tip_name}'s first-parent history, above the release "
+            f"{release_tag} being checked: tags above the release are out of scope and it is ignored here (a check "
+            "of main without --release-tag holds it)")
 
 
 def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made, release_tag: str | None,

@@ -222,7 +222,10 @@ def choose_reader(tree: Tree, environ: dict[str, str] | None = None) -> tuple[Re
     when it is fetched and runnable; else the bundled verifier, saying why. A release read from git (a
     consumer's release-check, upgrade-diff) is never replayed through the reader its pin names: the pin
     is the catalog CI's, and a consumer replays with its own reader (RFC 0019 §7), never running a
-    program a catalog's file names."""
+    program a catalog's file names. A tree that is `own` (tree.ReleaseTree.own) is a commit of the
+    catalog's own repository whose pin its CI runs: `exchange release`'s check of the maintainer's
+    committed HEAD (issue #16 item 6), or a pull request's base, whose pin replays the change
+    (docs/trust.md)."""
     env = os.environ if environ is None else environ
     read = read_pin(tree)
     pinned = read.pin.reader if read.pin else None
@@ -235,7 +238,8 @@ def choose_reader(tree: Tree, environ: dict[str, str] | None = None) -> tuple[Re
     if read.pin is None:
         return ReaderChoice(BUNDLED, fallback=f"{PATH} is refused (verifier-pin-malformed)"), read.refusals
     pin = read.pin
-    if isinstance(tree.tree if isinstance(tree, ReadOnce) else tree, ReleaseTree):
+    base = tree.tree if isinstance(tree, ReadOnce) else tree
+    if isinstance(base, ReleaseTree) and not base.own:  # own: `exchange release`'s HEAD, a pull request's base
         return ReaderChoice(BUNDLED, pinned=pin.reader, fallback=(
             f"the release pins {pin.reader} for its own CI; a consumer replays with its own reader and runs "
             "no program a catalog names (RFC 0019 §7; docs/verifier-pin.md)")), []

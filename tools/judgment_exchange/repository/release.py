@@ -1,9 +1,12 @@
-"""`exchange release TAG`: the one release command (docs/releasing.md; issue #10 item 1).
+"""`exchange release TAG`: the one release command (docs/releasing.md; issue #10 item 1, issue #16 item 6).
 
-On a clean, up-to-date `main`: run the whole gate with history for TAG, append TAG's ledger row to
-releases.json, commit "Release TAG" (the row is the commit's only change) and create the annotated
-tag on that commit. Nothing is pushed: `git push origin main TAG` does that, and the release workflow
-then checks the pushed tag.
+On a clean, up-to-date `main`: run the whole gate with history for TAG on HEAD's committed tree (the
+commit the release commit's first parent is, RFC 0019 §7: a release is the commit its tag names), append
+TAG's ledger row, computed from HEAD's blobs, to releases.json, commit "Release TAG" (the row is the
+commit's only change) and create the annotated tag on that commit. A working tree that git reports clean
+while it holds other bytes than HEAD (skip-worktree, assume-unchanged, ignored files where the gate reads)
+is refused: what the maintainer sees is what is released. Nothing is pushed: `git push origin main TAG`
+does that, and the release workflow then checks the pushed tag.
 """
 
 from __future__ import annotations
@@ -13,11 +16,18 @@ import datetime
 import os
 from dataclasses import dataclass, field
 
+from ..catalog import documents as docs
 from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
-from ..history.mainline import manifest_digest
-from ..tree import TreeError, WorkingTree, read_regular
+from ..history.mainline import first_parent_chain, manifest_digest
+from ..history.tags import TagListingError, list_releases
+from ..tree import FILE, MISSING, GitTree, TooLarge, TreeError
+
+ENTRIES = b"entries/"
+ROOT_FILES = ("manifest.json", LEDGER, "skips.json", "verifier-pin.json")
+"""The catalog's files at the repository root the gate reads (docs/entry-format.md, docs/skips.md,
+docs/verifier-pin.md): with entries/, where an ignored file would change what a working tree holds."""
 
 BAD_INVOCATION = 3
 
@@ -53,8 +63,96 @@ def _preconditions(repo, tag: str) -> str | None:
     return None
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _where(paths: list[bytes]) -> str:
+    """How many of `paths` lie under entries/ and how many elsewhere, in words (never a name: a name under
+    entries/ is an author's and has passed no grammar here; issue #11 item 3)."""
+    inside = sum(1 for p in paths if p.startswith(ENTRIES))
+    parts = [_count(inside, "file") + " under entries/"] if inside else []
+    if len(paths) - inside:
+        parts.append(_count(len(paths) - inside, "file") + " outside entries/")
+    return " and ".join(parts)
+
+
+def hidden_states(repo) -> list[str]:
+    """Why the working tree may hold other bytes than HEAD while `git status` is clean, one line each;
+    [] when it cannot (issue #16 item 6). Read from the index's flags (`git ls-files -v`: an S tag is
+    skip-worktree, a lowercase tag assume-unchanged) and from the ignored files under entries/ and at the
+    catalog's root files (`git ls-files --others --ignored --exclude-standard`), NUL-separated bytes."""
+    lines: list[str] = []
+    flagged = repo.git.ls_files("-z", "-v", stdout_as_string=False).split(b"\0")
+    skip = [item[2:] for item in flagged if item[:2] in (b"S ", b"s ")]
+    assume = [item[2:] for item in flagged if item[:1].islower() and item[1:2] == b" "]
+    if skip:
+        verb, them = ("is", "it") if len(skip) == 1 else ("are", "them")
+        lines.append(f"{_where(skip)} {verb} marked skip-worktree: git status does not compare {them}, so the "
+                     "working tree may not hold the bytes that are committed and released. List them with "
+                     "git ls-files -v | grep '^[Ss] '; clear each with git update-index --no-skip-worktree -- "
+                     "PATH (a sparse checkout marks files so too: git sparse-checkout disable), then git status")
+    if assume:
+        verb, them = ("is", "it") if len(assume) == 1 else ("are", "them")
+        lines.append(f"{_where(assume)} {verb} marked assume-unchanged: git status does not look at {them}, so "
+                     "the working tree may not hold the bytes that are committed and released. List them with "
+                     "git ls-files -v | grep '^[a-z] '; clear each with git update-index --no-assume-unchanged "
+                     "-- PATH, then git status")
+    ignored = [p for p in repo.git.ls_files("-z", "--others", "--ignored", "--exclude-standard", "--",
+                                            "entries", *ROOT_FILES, stdout_as_string=False).split(b"\0") if p]
+    inside = [p for p in ignored if p.startswith(ENTRIES)]
+    if inside:
+        verb = "is" if len(inside) == 1 else "are"
+        lines.append(f"{_count(len(inside), 'file')} under entries/ {verb} ignored (.gitignore, .git/info/exclude "
+                     "or core.excludesFile): git status does not show them, and an entry directory holds no "
+                     "file its commit does not. List them with git ls-files --others --ignored --exclude-standard "
+                     "-- entries; remove them, or commit them by their own pull request")
+    # the first component is one of ROOT_FILES (a name of ours, safe to print), whatever lies under it
+    root = sorted({p.split(b"/", 1)[0].decode("ascii", "replace") for p in ignored if not p.startswith(ENTRIES)})
+    if root:
+        lines.append(f"{', '.join(root)} at the root {'is' if len(root) == 1 else 'are'} ignored and not committed: "
+                     "the gate reads the committed catalog, without it. Remove it, or commit it by its own "
+                     "pull request")
+    return lines
+
+
+def _above_on_main(tree: GitTree, tag: str) -> str | None:
+    """Why TAG is not above every release tag on HEAD's first-parent history (the release workflow's rule,
+    docs/releasing.md): a tag the ledger does not record is out of the gate's scope above TAG (issue #16
+    item 5), so the command names it here rather than make a release the workflow refuses."""
+    try:
+        on_main = set(first_parent_chain(tree.store, tree.commit))
+        above = [r.tag for r in list_releases(tree.repo, tree.store).releases
+                 if r.commit in on_main and r.version > release_key(tag)]
+    except (TagListingError, TreeError) as exc:
+        return f"the release tags cannot be read ({exc}): git fetch --tags origin, or see git fsck"
+    if not above:
+        return None
+    names, one = ", ".join(above), len(above) == 1
+    return (f"{names} on main's first-parent history {'is' if one else 'are'} above {tag}, and the ledger "
+            f"does not record {'it' if one else 'them'} (a tag made by hand): a release is above every release "
+            f"tag on main, or the release workflow refuses it. Delete {'it' if one else 'each'} "
+            f"(git tag -d {above[0]}; git push --delete origin {above[0]}), then release again")
+
+
+def _committed_ledger(tree: GitTree) -> tuple[list[LedgerRow] | None, str | None]:
+    """HEAD's releases.json rows, or why they cannot be read (the ledger row is computed from HEAD's blobs)."""
+    node = tree.stat(LEDGER)
+    if node.kind == MISSING:
+        return None, f"there is no {LEDGER} at HEAD; a catalog's ledger starts as [] (commit it)"
+    if node.kind != FILE:
+        return None, f"{LEDGER} at HEAD is a {node.kind}, not a regular file"
+    try:
+        return read_ledger(tree.read(LEDGER, LEDGER_MAX_BYTES)), None
+    except TooLarge as exc:
+        return None, f"{LEDGER} at HEAD is over 1 MiB ({exc.size} bytes)"
+    except LedgerFormError as exc:
+        return None, f"{LEDGER} at HEAD cannot be read ({exc})"
+
+
 def make_release(root: str, tag: str, today: datetime.date | None = None) -> Outcome:
-    """Check, write the ledger row, commit and tag (see the module docstring)."""
+    """Check HEAD's committed tree, write the ledger row from HEAD's blobs, commit and tag (the module
+    docstring; docs/releasing.md, "Cutting a release")."""
     import git
 
     if release_key(tag) is None:
@@ -71,27 +169,44 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
         if why:
             return _refuse(f"release {tag} refused: {why}")
         try:
-            rows = read_ledger(read_regular(os.path.join(root, LEDGER), LEDGER_MAX_BYTES))
-        except FileNotFoundError:
-            return _refuse(f"release {tag} refused: there is no {LEDGER}; a catalog's ledger starts as [] (commit it)")
-        except (OSError, LedgerFormError) as exc:
-            return _refuse(f"release {tag} refused: {LEDGER} cannot be read ({exc})")
+            hidden = hidden_states(repo)
+        except git.GitCommandError as exc:
+            return _refuse(f"release {tag} refused: the index cannot be read ({reason(exc)})", status=4)
+        if hidden:
+            return Outcome(1, [f"release {tag} refused: the working tree may differ from HEAD, which is what "
+                               "is released, in a way git status does not show:"] + [f"  {line}" for line in hidden])
+        try:
+            tree = GitTree(repo, "HEAD", own=True)  # the maintainer's own committed tree: its pin may run
+        except TreeError as exc:
+            return _refuse(f"release {tag} refused: HEAD cannot be read ({exc})", status=4)
+        head = tree.commit
+        try:
+            rows, why = _committed_ledger(tree)
+        except TreeError as exc:
+            return _refuse(f"release {tag} refused: {LEDGER} at HEAD cannot be read ({exc})", status=4)
+        if rows is None:
+            return _refuse(f"release {tag} refused: {why}")
         if rows and rows[-1].version >= release_key(tag):
             return _refuse(f"release {tag} refused: it is not above the last release {rows[-1].tag} in tag order")
+        why = _above_on_main(tree, tag)
+        if why:
+            return _refuse(f"release {tag} refused: {why}")
         try:
-            report = check_catalog(WorkingTree(root), GateOptions(release_tag=tag, repository=root))
+            report = check_catalog(tree, GateOptions(release_tag=tag, repository=root))
         except CatalogUnreadable as exc:
             return _refuse(f"release {tag} refused: the catalog cannot be read ({exc})", status=4)
         if not report.passed or report.history not in ("checked", "no-releases"):
-            lines = [f"release {tag} refused: the gate does not pass (exchange check --release-tag {tag}):"]
+            lines = [f"release {tag} refused: the gate does not pass on HEAD's committed tree {head} "
+                     f"(exchange check --release-tag {tag}):"]
             lines += [f"  {r.code}: {r.path or '-'}: {r.detail}" for r in report.refusals]
             return Outcome(1, lines)
         try:
-            manifest = read_regular(os.path.join(root, "manifest.json"), 1 << 20)
-        except OSError as exc:
-            return _refuse(f"release {tag} refused: manifest.json cannot be read ({exc.strerror})", status=4)
+            manifest = tree.read("manifest.json", docs.MANIFEST_BOUND)  # the blob the gate checked
+        except (TreeError, TooLarge) as exc:
+            return _refuse(f"release {tag} refused: manifest.json at HEAD cannot be read ({exc})", status=4)
+        if repo.head.commit.hexsha != head:
+            return _refuse(f"release {tag} refused: HEAD moved from {head} while the gate ran; run it again")
         previous = repo.tags[rows[-1].tag].commit.hexsha if rows else None
-        head = repo.head.commit.hexsha
         date = (today or datetime.datetime.now(datetime.timezone.utc).date()).isoformat()
         rows.append(LedgerRow(tag, manifest_digest(manifest), head, previous, date))
         try:

@@ -1,0 +1,144 @@
+"""A stray tag above the release checked is out of scope (issue #16 item 5; docs/releasing.md, "Main").
+
+Releases are made as `exchange release` makes them (make_release); the stray tags are plain `git tag`
+calls. Every expectation is written out here: the codes, the tag names a note must carry.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.cli import main as exchange
+from judgment_exchange.consumer import release_check
+from judgment_exchange.history import check_history
+from judgment_exchange.repository.release import make_release
+from judgment_exchange.tree import WorkingTree
+
+from ..support.gitrepo import GitRepo
+
+
+@pytest.fixture(autouse=True)
+def identity(monkeypatch) -> None:
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for who in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{who}_NAME", "Release Test")
+        monkeypatch.setenv(f"GIT_{who}_EMAIL", "release-test@example.invalid")
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> GitRepo:
+    """An empty catalog (manifest [] and ledger []) with v0.1.0 and v0.2.0 made by `exchange release`."""
+    repo = GitRepo(tmp_path / "catalog")
+    repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
+    assert make_release(str(repo.path), "v0.1.0").status == 0
+    repo.git("commit", "-q", "--allow-empty", "-m", "work")
+    assert make_release(str(repo.path), "v0.2.0").status == 0
+    return repo
+
+
+def _check(repo: GitRepo, **kw):
+    return check_catalog(WorkingTree(str(repo.path)), GateOptions(repository=str(repo.path), **kw))
+
+
+def _notes_naming(notes: list[str], tag: str) -> list[str]:
+    return [n for n in notes if f"tag {tag} " in n]
+
+
+def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: GitRepo, capsys) -> None:
+    catalog.git("tag", "v0.3.0", "v0.2.0^{commit}")  # unrecorded, on v0.2.0's own commit
+    # a consumer's check of the recorded release passes, and says which tag it ignored
+    result = release_check(str(catalog.path), "v0.2.0")
+    assert ([r.code for r in result.report.refusals], result.report.history) == ([], "checked")
+    noted = _notes_naming(result.report.notes, "v0.3.0")
+    assert len(noted) == 1 and "above" in noted[0] and "v0.2.0" in noted[0], result.report.notes
+    assert exchange(["release-check", str(catalog.path), "v0.2.0"]) == 0
+    assert "v0.3.0" in capsys.readouterr().out
+    # the catalog's own gate for that release (the release workflow's `exchange check --release-tag`)
+    report = _check(catalog, release_tag="v0.2.0")
+    assert ([r.code for r in report.refusals], report.history) == ([], "checked")
+    assert len(_notes_naming(report.notes, "v0.3.0")) == 1, report.notes
+    assert exchange(["check", "--catalog", str(catalog.path), "--release-tag", "v0.2.0"]) == 0
+    assert "v0.3.0" in capsys.readouterr().out
+    # the first release is out of the stray's reach as well
+    assert release_check(str(catalog.path), "v0.1.0").report.refusals == []
+
+
+def test_near_miss_the_stray_tag_still_fails_a_check_of_main_without_a_release_tag(catalog: GitRepo) -> None:
+    catalog.git("tag", "v0.3.0", "v0.2.0^{commit}")
+    report = _check(catalog)
+    assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
+    assert "v0.3.0" in report.refusals[0].detail
+    assert exchange(["check", "--catalog", str(catalog.path)]) == 1
+
+
+def test_near_miss_a_stray_tag_below_the_release_is_still_refused(catalog: GitRepo) -> None:
+    catalog.git("tag", "v0.1.5", "v0.2.0^{commit}~1")  # on main, between v0.1.0 and v0.2.0
+    result = release_check(str(catalog.path), "v0.2.0")
+    assert [r.code for r in result.report.refusals] == ["release-tag-unrecorded"]
+    assert "v0.1.5" in result.report.refusals[0].detail
+    report = _check(catalog, release_tag="v0.2.0")
+    assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
+
+
+def test_near_miss_a_stray_tag_below_on_the_release_commit_itself_is_refused(catalog: GitRepo) -> None:
+    catalog.git("tag", "v0.1.5", "v0.2.0^{commit}")
+    result = release_check(str(catalog.path), "v0.2.0")
+    assert [r.code for r in result.report.refusals] == ["release-tag-unrecorded"]
+
+
+def test_a_stray_tag_above_the_release_being_made_is_out_of_its_check_but_release_refuses_it(catalog) -> None:
+    """The gate for v0.3.0 leaves v0.9.0 out of scope; `exchange release` keeps the producer's rule the
+    release workflow holds (a release is above every release tag on main) and names the tag."""
+    catalog.git("tag", "v0.9.0", "v0.2.0^{commit}")
+    result = check_history(str(catalog.path), [], release_tag="v0.3.0")
+    assert (result.refusals, result.releases) == ([], ["v0.1.0", "v0.2.0"])
+    assert len(_notes_naming(result.notes, "v0.9.0")) == 1, result.notes
+    above = check_history(str(catalog.path), [], release_tag="v0.9.1")
+    assert [r.code for r in above.refusals] == ["release-tag-unrecorded"]
+    before = catalog.rev("HEAD")
+    made = make_release(str(catalog.path), "v0.3.0")
+    assert made.status == 1 and "v0.9.0" in made.lines[0] and "git tag -d v0.9.0" in made.lines[0], made.lines
+    assert catalog.rev("HEAD") == before and "v0.3.0" not in catalog.git("tag", "--list").split()
+    catalog.git("tag", "-d", "v0.9.0")  # the fix the refusal names
+    assert make_release(str(catalog.path), "v0.3.0").status == 0
+
+
+def test_a_higher_tag_off_main_is_ignored_without_a_refusal(catalog: GitRepo) -> None:
+    catalog.git("switch", "-q", "-c", "side")
+    catalog.git("commit", "-q", "--allow-empty", "-m", "side work")
+    catalog.git("tag", "v0.3.0")
+    catalog.git("switch", "-q", "main")
+    assert release_check(str(catalog.path), "v0.2.0").report.refusals == []
+    assert _check(catalog, release_tag="v0.2.0").refusals == []
+    assert _check(catalog).refusals == []  # off main: noted, never refused (as before)
+
+
+# --- a catalog without a ledger: its releases are main's tags -------------------------------------
+
+
+@pytest.fixture
+def ledgerless(tmp_path: Path) -> GitRepo:
+    """Another RFC 0019 catalog, with no releases.json: v0.1.0 and v0.2.0 are tags on main."""
+    repo = GitRepo(tmp_path / "plain")
+    repo.snapshot({"manifest.json": b"[]\n"}, "one")
+    repo.tag("v0.1.0", annotated=True)
+    repo.snapshot({"manifest.json": b"[ ]\n"}, "two")
+    repo.tag("v0.2.0", annotated=True)
+    return repo
+
+
+def test_without_a_ledger_a_higher_tag_on_the_release_commit_is_out_of_scope_and_noted(ledgerless) -> None:
+    ledgerless.git("tag", "v0.3.0", "v0.2.0^{commit}")
+    result = release_check(str(ledgerless.path), "v0.2.0")
+    assert ([r.code for r in result.report.refusals], result.report.history) == ([], "checked")
+    assert len(_notes_naming(result.report.notes, "v0.3.0")) == 1, result.report.notes
+    history = check_history(str(ledgerless.path), [], release_tag="v0.2.0",
+                            anchor=ledgerless.rev("v0.2.0^{commit}"))
+    assert history.releases == ["v0.1.0"]
