@@ -1,0 +1,408 @@
+"""The pinned supply chain (issue #16 item 7; docs/dependencies.md): every action a workflow runs is pinned
+by a full commit with its version in a comment, and CI installs the gate's dependencies from a hash-pinned
+lock, then the package alone. Each checker here is a plain function, so the near-miss tests show it can fail.
+
+The action pins are copied from shared/reference/actions-pins.md (confirmed there by the agreement of many
+public workflow files, not by resolving a tag: no machine here reaches GitHub). The copy is what a fresh clone
+without ../shared checks against; where ../shared is present the copy is held equal to it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from ruamel.yaml import YAML
+
+from .support.paths import REPO, SHARED
+
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
+LOCK = REPO / "requirements.txt"
+LOCK_INPUT = REPO / "requirements.in"
+PYPROJECT = REPO / "pyproject.toml"
+CI_RUN = REPO / ".ci" / "run"
+DEPENDABOT = REPO / ".github" / "dependabot.yml"
+DOCS = REPO / "docs" / "dependencies.md"
+SHARED_PINS = SHARED / "reference" / "actions-pins.md"
+
+# Copied from shared/reference/actions-pins.md (2026-12-01): action -> (commit, version).
+ACTION_PINS: dict[str, tuple[str, str]] = {
+    "actions/checkout": ("11bd71901bbe5b1630ceea73d27597364c9af683", "v4.2.2"),
+    "actions/setup-python": ("a26af69be951a213d495a4c3e4e4022e16d87065", "v5.6.0"),
+    "actions/github-script": ("60a0d83039c74a4aee543508d2ffcb1c3799cdea", "v7.0.1"),
+    "actions/configure-pages": ("983d7736d9b0ae728b81ab479565c72886d7745b", "v5.0.0"),
+    "actions/upload-pages-artifact": ("56afc609e74202658d3ffba0e8f6dda462b719fa", "v3.0.1"),
+    "actions/deploy-pages": ("d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e", "v4.0.5"),
+}
+
+GOOD_CHECKOUT = "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+
+
+# --- actions -------------------------------------------------------------------------------------------
+
+
+def _uses_values(node: Any) -> Iterator[tuple[str, int]]:
+    """Every `uses:` value in a round-trip-loaded workflow, with the 0-based line its value is on."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "uses" and isinstance(value, str):
+                yield value, node.lc.value(key)[0]
+            else:
+                yield from _uses_values(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _uses_values(item)
+
+
+_ACTION = re.compile(r"(?P<action>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)(?:/[^@\s]+)?@(?P<ref>\S+)")
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+_VERSION_COMMENT = re.compile(r"\s+#\s*(?P<version>v\d+\.\d+\.\d+)\s*")
+
+
+def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS) -> list[str]:
+    """Why a workflow's `uses:` lines are not each `owner/repo@<40-hex commit> # vX.Y.Z` from `pins`."""
+    lines = text.splitlines()
+    problems = []
+    for value, line_no in _uses_values(YAML(typ="rt", pure=True).load(text)):
+        where = f"line {line_no + 1}: uses: {value}"
+        match = _ACTION.fullmatch(value)
+        if not match:
+            problems.append(f"{where}: not owner/repo@ref")
+            continue
+        action, ref = match["action"], match["ref"]
+        if not _COMMIT.fullmatch(ref):
+            problems.append(f"{where}: {ref!r} is not a full 40-hex lowercase commit (a tag or branch can be moved)")
+            continue
+        line = lines[line_no]
+        rest = line[line.find(value) + len(value):] if value in line else ""
+        comment = _VERSION_COMMENT.fullmatch(rest)
+        if not comment:
+            problems.append(f"{where}: no `# vX.Y.Z` version comment after the commit on its line")
+            continue
+        if action not in pins:
+            problems.append(f"{where}: {action} has no pin in shared/reference/actions-pins.md")
+            continue
+        commit, version = pins[action]
+        if (ref, comment["version"]) != (commit, version):
+            problems.append(f"{where}: expected {action}@{commit} # {version}")
+    return problems
+
+
+def _workflow(step: str) -> str:
+    return f"on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - {step}\n"
+
+
+def test_there_are_workflows_and_actions_to_check():
+    texts = [path.read_text(encoding="utf-8") for path in WORKFLOWS]
+    assert texts, "no .github/workflows/*.yml found"
+    assert any(list(_uses_values(YAML(typ="rt", pure=True).load(t))) for t in texts), "no workflow has a uses:"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_attack_moved_action_tag_runs_code_in_ci(path: Path):
+    """An action pinned by tag runs whatever commit its tag is moved to; a commit cannot be moved."""
+    problems = action_pin_problems(path.read_text(encoding="utf-8"))
+    assert not problems, problems
+
+
+def test_the_action_pin_checker_refuses_near_misses():
+    assert action_pin_problems(_workflow(GOOD_CHECKOUT)) == []
+    near_misses = {
+        "uses: actions/checkout@v4": "not a full 40-hex",
+        "uses: actions/checkout@v4.2.2 # v4.2.2": "not a full 40-hex",
+        "uses: actions/checkout@11bd719 # v4.2.2": "not a full 40-hex",
+        "uses: actions/checkout@11BD71901BBE5B1630CEEA73D27597364C9AF683 # v4.2.2": "not a full 40-hex",
+        "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683": "no `# vX.Y.Z`",
+        "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # latest": "no `# vX.Y.Z`",
+        "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.1": "expected actions/checkout@",
+        "uses: actions/checkout@" + "0" * 40 + " # v4.2.2": "expected actions/checkout@",
+        "uses: someone/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2": "has no pin",
+        "uses: docker://alpine:3": "not owner/repo@ref",
+    }
+    for step, reason in near_misses.items():
+        problems = action_pin_problems(_workflow(step))
+        assert len(problems) == 1 and reason in problems[0], (step, problems)
+
+
+def test_a_tag_pinned_reusable_workflow_is_refused_too():
+    text = "on: push\njobs:\n  a:\n    uses: octo/flows/.github/workflows/ci.yml@main\n"
+    problems = action_pin_problems(text)
+    assert len(problems) == 1 and "not a full 40-hex" in problems[0], problems
+
+
+def _pins_in_markdown(text: str) -> dict[str, tuple[str, str]]:
+    rows = re.findall(r"^\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`\s*\|\s*(v\d+\.\d+\.\d+)\s*\|\s*$", text, re.M)
+    return {action: (commit, version) for action, commit, version in rows}
+
+
+def test_the_copied_pins_are_shared_references_pins():
+    if not SHARED_PINS.is_file():
+        pytest.skip(f"{SHARED_PINS} is not here (a clone without ../shared): the copy in this file stands")
+    assert _pins_in_markdown(SHARED_PINS.read_text(encoding="utf-8")) == ACTION_PINS
+
+
+# --- the lock ------------------------------------------------------------------------------------------
+
+_PIN = re.compile(r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)==(?P<version>[0-9][A-Za-z0-9.+!_-]*)")
+_HASH = re.compile(r"--hash=sha256:[0-9a-f]{64}")
+
+
+def read_lock(text: str) -> tuple[dict[str, str], list[str]]:
+    """The lock's pins (canonical name -> version) and why any line is not `name==version --hash=sha256:...`."""
+    logical, current = [], ""
+    for raw in text.splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        current += line
+        if current.strip():
+            logical.append(current.strip())
+        current = ""
+    if current.strip():
+        logical.append(current.strip())
+    pins: dict[str, str] = {}
+    problems = []
+    for entry in logical:
+        first, *rest = entry.split()
+        pin = _PIN.fullmatch(first)
+        if not pin:
+            problems.append(f"{entry[:80]!r}: not an exact `name==version` pin")
+            continue
+        bad = [token for token in rest if not _HASH.fullmatch(token)]
+        if bad or not rest:
+            problems.append(f"{first}: needs one or more --hash=sha256:<64 hex> and nothing else, has {bad or 'none'}")
+            continue
+        name = canonicalize_name(pin["name"])
+        if name in pins:
+            problems.append(f"{first}: {name} is pinned twice")
+        pins[name] = pin["version"]
+    return pins, problems
+
+
+def _pyproject() -> dict:
+    return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+
+
+def declared_requirements() -> list[Requirement]:
+    """pyproject.toml's dependencies, its `test` extra and its build backend's requirements."""
+    project = _pyproject()
+    texts = [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["test"],
+             *project["build-system"]["requires"]]
+    return [Requirement(text) for text in texts]
+
+
+def coverage_problems(pins: dict[str, str], requirements: list[Requirement]) -> list[str]:
+    """Why the lock's pins do not cover each requirement with a version its specifier allows."""
+    problems = []
+    for requirement in requirements:
+        version = pins.get(canonicalize_name(requirement.name))
+        if version is None:
+            problems.append(f"{requirement.name} ({requirement}) is not in the lock")
+        elif not requirement.specifier.contains(version, prereleases=True):
+            problems.append(f"{requirement.name}=={version} does not satisfy pyproject's {requirement}")
+    return problems
+
+
+def _lock_with(*entries: str) -> str:
+    return "".join(f"{entry}\n" for entry in entries)
+
+
+H1, H2 = "--hash=sha256:" + "a" * 64, "--hash=sha256:" + "b" * 64
+
+
+def test_attack_unpinned_dependency_installed_in_ci():
+    """An unpinned or unhashed requirement installs whatever the index serves that day; the lock pins every
+    package CI installs to a version and to the hashes of its files, and covers everything the gate declares."""
+    pins, problems = read_lock(LOCK.read_text(encoding="utf-8"))
+    assert not problems, problems
+    assert not coverage_problems(pins, declared_requirements()), coverage_problems(pins, declared_requirements())
+
+
+def test_the_lock_reader_refuses_near_misses():
+    assert read_lock(_lock_with(f"pytest==9.2.0 \\\n    {H1} \\\n    {H2}\n    # via -r requirements.in")) == (
+        {"pytest": "9.2.0"}, [])
+    near_misses = {
+        _lock_with(f"pytest>=8 \\\n    {H1}"): "not an exact",
+        _lock_with("pytest==9.2.0"): "needs one or more",
+        _lock_with("pytest==9.2.0 \\\n    --hash=sha256:abc123"): "needs one or more",
+        _lock_with("pytest==9.2.0 \\\n    --hash=md5:" + "a" * 32): "needs one or more",
+        _lock_with(f"-e git+https://example.invalid/pytest#egg=pytest \\\n    {H1}"): "not an exact",
+        _lock_with("--extra-index-url https://example.invalid/simple"): "not an exact",
+        _lock_with(f"pytest==9.2.0 \\\n    {H1}", f"PyTest==9.1.0 \\\n    {H2}"): "pinned twice",
+    }
+    for lock, reason in near_misses.items():
+        _, problems = read_lock(lock)
+        assert len(problems) == 1 and reason in problems[0], (lock, problems)
+
+
+def test_the_coverage_check_refuses_a_missing_or_out_of_range_pin():
+    wanted = [Requirement("jsonschema>=4.20,<5"), Requirement("setuptools>=64")]
+    assert coverage_problems({"jsonschema": "4.26.0", "setuptools": "84.2.1"}, wanted) == []
+    assert coverage_problems({"jsonschema": "4.26.0"}, wanted) == ["setuptools (setuptools>=64) is not in the lock"]
+    problems = coverage_problems({"jsonschema": "5.0.0", "setuptools": "84.2.1"}, wanted)
+    assert len(problems) == 1 and "jsonschema==5.0.0 does not satisfy" in problems[0], problems
+
+
+def _requirement_key(requirement: Requirement) -> tuple:
+    return canonicalize_name(requirement.name), requirement.specifier, frozenset(requirement.extras), \
+        str(requirement.marker or "")
+
+
+def test_the_lock_input_declares_what_pyproject_declares():
+    """requirements.in is pip-compile's (and Dependabot's) one input: the same requirements, same specifiers."""
+    lines = [re.sub(r"(^|\s)#.*$", "", line).strip() for line in LOCK_INPUT.read_text(encoding="utf-8").splitlines()]
+    lock_input = sorted(_requirement_key(Requirement(line)) for line in lines if line)
+    declared = sorted(_requirement_key(r) for r in declared_requirements())
+    assert lock_input == declared, "requirements.in and pyproject.toml differ: edit both, then refresh the lock"
+
+
+def _lock_command() -> str:
+    lines = LOCK.read_text(encoding="utf-8").splitlines()
+    header = "\n".join(lines[:next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))])
+    assert "autogenerated by pip-compile with Python 3.11" in header, header
+    commands = re.findall(r"^#\s+(pip-compile .*)$", header, re.M)
+    assert len(commands) == 1, header
+    return commands[0]
+
+
+def test_the_lock_is_pip_compiles_hashed_output_of_its_input():
+    """The header names the command; Dependabot pairs requirements.txt with requirements.in by its
+    --output-file and reruns it with the options the header shows."""
+    command = shlex.split(_lock_command())
+    for option in ("--generate-hashes", "--allow-unsafe", "--output-file=requirements.txt"):
+        assert option in command, command
+    assert command[-1] == "requirements.in", command
+
+
+def test_the_docs_give_the_locks_command_and_every_dependency():
+    docs = DOCS.read_text(encoding="utf-8")
+    assert _lock_command() in docs, "docs/dependencies.md does not give the lock's refresh command"
+    for requirement in declared_requirements():
+        assert f"`{requirement.name}" in docs, f"docs/dependencies.md does not say why {requirement.name} is here"
+
+
+# --- how CI installs -----------------------------------------------------------------------------------
+
+_SEPARATORS = {"&&", "||", ";", "|", "&", "(", ")"}
+_QUIET = {"--quiet", "-q", "--disable-pip-version-check"}
+
+
+def pip_installs(script: str) -> list[list[str]]:
+    """The arguments of each `pip install` command in a shell script, in order."""
+    installs = []
+    for line in script.replace("\\\n", " ").splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        command: list[str] = []
+        for token in [*lexer, ";"]:
+            if token not in _SEPARATORS:
+                command.append(token)
+                continue
+            for i in range(1, len(command)):
+                if command[i] == "install" and command[i - 1].rsplit("/", 1)[-1] in ("pip", "pip3"):
+                    installs.append(command[i + 1:])
+                    break
+            command = []
+    return installs
+
+
+def install_problems(installs: list[list[str]]) -> list[str]:
+    """Why these installs are not exactly: the lock with --require-hashes, then the package alone."""
+    forms = [["--require-hashes", "-r", "requirements.txt"], ["--no-deps", "--no-build-isolation", "-e", "."]]
+    shown = [" ".join(args) for args in installs]
+    if len(installs) != 2:
+        return [f"expected 2 pip installs (the lock, then the package), found {len(installs)}: {shown}"]
+    problems = []
+    for args, form, what in zip(installs, forms, ("first: the lock", "then: the package alone")):
+        if sorted(a for a in args if a not in _QUIET) != sorted(form):
+            problems.append(f"{what}: expected `pip install {' '.join(form)}`, found `pip install {' '.join(args)}`")
+    return problems
+
+
+def _workflow_jobs() -> Iterator[tuple[str, list[str]]]:
+    for path in WORKFLOWS:
+        workflow = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+        for name, job in workflow["jobs"].items():
+            yield f"{path.name}:{name}", [step["run"] for step in job.get("steps", []) if "run" in step]
+
+
+def test_ci_run_installs_the_lock_then_the_package_alone():
+    installs = pip_installs(CI_RUN.read_text(encoding="utf-8"))
+    assert not install_problems(installs), install_problems(installs)
+
+
+def test_every_workflow_that_installs_the_gate_installs_from_the_lock():
+    installing = 0
+    for job, runs in _workflow_jobs():
+        installs = [args for run in runs for args in pip_installs(run)]
+        if installs:
+            installing += 1
+            assert not install_problems(installs), (job, install_problems(installs))
+    assert installing, "no workflow job installs the gate with pip"
+
+
+def test_the_install_check_refuses_near_misses():
+    good = ("python -m pip install --quiet --require-hashes -r requirements.txt\n"
+            "python -m pip install -q --no-deps --no-build-isolation -e .\n")
+    assert install_problems(pip_installs(good)) == []
+    near_misses = {
+        "python -m pip install -e '.[test]'": "expected 2",
+        "pip install --require-hashes -r requirements.txt": "expected 2",
+        "pip install -r requirements.txt && pip install --no-deps --no-build-isolation -e .": "first: the lock",
+        "pip install --require-hashes -r requirements.txt; pip install -e .": "then: the package alone",
+        "pip install --require-hashes -r requirements.txt\npip install --no-deps -e .": "then: the package alone",
+        "pip install --no-deps --no-build-isolation -e . && pip install --require-hashes -r requirements.txt":
+            "first: the lock",
+        good + "pip3 install requests": "expected 2",
+        "python -m pip install --require-hashes \\\n  -r requirements.txt requests\n"
+        "pip install --no-deps --no-build-isolation -e .": "first: the lock",
+    }
+    for script, reason in near_misses.items():
+        problems = install_problems(pip_installs(script))
+        assert problems and reason in problems[0], (script, problems)
+
+
+# --- Dependabot ----------------------------------------------------------------------------------------
+
+
+def dependabot_problems(config: Any) -> list[str]:
+    """Why a dependabot.yml does not keep both the actions and the lock current, weekly, from the root."""
+    schema = json.loads((files("check_jsonschema.builtin_schemas.vendor") / "dependabot.json").read_text("utf-8"))
+    problems = [f"{'/'.join(map(str, e.path))}: {e.message}"
+                for e in jsonschema.validators.validator_for(schema)(schema).iter_errors(config)]
+    if problems:
+        return problems
+    updates = {u["package-ecosystem"]: u for u in config["updates"]}
+    for ecosystem in ("github-actions", "pip"):
+        update = updates.get(ecosystem)
+        if update is None:
+            problems.append(f"no {ecosystem} update")
+        elif update.get("directory") != "/" or update["schedule"]["interval"] != "weekly":
+            problems.append(f"{ecosystem}: expected directory \"/\" and a weekly schedule")
+    return problems
+
+
+def test_dependabot_keeps_the_actions_and_the_lock_current():
+    config = YAML(typ="safe", pure=True).load(DEPENDABOT.read_text(encoding="utf-8"))
+    assert not dependabot_problems(config), dependabot_problems(config)
+
+
+def test_the_dependabot_check_refuses_near_misses():
+    def update(ecosystem: str, interval: str = "weekly") -> dict:
+        return {"package-ecosystem": ecosystem, "directory": "/", "schedule": {"interval": interval}}
+
+    assert dependabot_problems({"version": 2, "updates": [update("github-actions"), update("pip")]}) == []
+    assert dependabot_problems({"version": 2, "updates": [update("github-actions")]}) == ["no pip update"]
+    assert dependabot_problems({"version": 2, "updates": [update("pip")]}) == ["no github-actions update"]
+    assert dependabot_problems({"version": 2, "updates": [update("github-actions"), update("pip", "monthly")]}) == [
+        'pip: expected directory "/" and a weekly schedule']
+    assert dependabot_problems({"version": 1, "updates": [update("github-actions"), update("pip")]})  # the schema
