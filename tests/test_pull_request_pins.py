@@ -102,7 +102,8 @@ def test_a_changed_manifest_row_of_an_untouched_entry_is_refused(repo, damage):
     (builder.root / "manifest.json").write_bytes(pretty(rows))
     _commit(git)
     pr, full = _both(builder.root)
-    assert pr.touched == [] and not pr.passed
+    # a changed manifest row touches its entry (issue #16 item 2: the one-entry rule counts rows too)
+    assert pr.touched == [HELD] and not pr.passed
     assert any(r.entry == HELD and r.path == "manifest.json" for r in pr.refusals)
     assert _verdict(pr) == _verdict(full)
 
@@ -235,6 +236,7 @@ def test_an_untracked_file_with_a_quoted_name_touches_its_entry_and_an_ignored_o
     builder, git = repo
     (builder.root / ".gitignore").write_text("*.ignored\n")
     _commit(git, "ignore rule")
+    git.git("branch", "-f", "main", "HEAD")  # the ignore rule is the base's (a change to it is another file's)
     (builder.entries[HELD] / "ignored by rule.ignored").write_text("x\n")
     assert touched_entries(str(builder.root), "main") == []
     (builder.entries[TOUCHED] / "notes \u00e9t\u00e9 \"quoted\".txt").write_text("an untracked file\n")

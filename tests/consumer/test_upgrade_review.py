@@ -43,8 +43,9 @@ def test_upgrade_diff_lists_removed_and_added_files_with_their_digests(releases)
     stray.unlink()
     releases.release("v0.5.0")
     [change] = upgrade_diff(releases.location, "v0.4.0", "v0.5.0", history=None)["changes"]
+    # a name outside the grammar is not shown, even of the release being left (issue #16 item 4)
     assert change["files"] == {"added": [], "changed": [], "removed": [
-        {"path": "entries/acme/vendors/fixtures/notes.txt", "blobDigest": sha256(b"a stray file\n")}]}
+        {"path": "entries/acme/vendors/fixtures/<a name of 9 characters>", "blobDigest": sha256(b"a stray file\n")}]}
     [added] = upgrade_diff(releases.location, "v0.1.0", "v0.2.0")["changes"]
     readme = (releases.entry / "README.md").read_bytes()
     assert added["change"] == "added"

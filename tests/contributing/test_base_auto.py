@@ -75,8 +75,9 @@ def test_auto_is_the_merge_base_not_the_tip(setup, capsys):
     commit(clone, "Add acme.second")
     git(clone, "fetch", "-q", "origin")
     assert _check(clone, "auto", capsys)[1]["touched"] == ["acme.second"]
-    # against the tip, the entry upstream added reads as touched too: why auto takes the merge base
-    assert _check(clone, "origin/main", capsys)[1]["touched"] == ["acme.second", "acme.third"]
+    # against the tip the change is still compared with the merge base (issue #16: what merging it changes,
+    # as a pull request's "Files changed"), so the entry upstream added is not the change's
+    assert _check(clone, "origin/main", capsys)[1]["touched"] == ["acme.second"]
 
 
 def test_auto_gives_the_pull_requests_verdict(setup, capsys):

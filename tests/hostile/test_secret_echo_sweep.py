@@ -9,15 +9,25 @@ names, duplicated and unknown member names, the manifest's rows, dialect names).
 replay and scans, and its report is printed as text, as JSON and as GitHub annotations with the step
 summary: neither token appears in any of them. Each run's codes are collected; `test_sweep_reaches`
 holds the sweep to reaching the codes the issue names.
+
+Issue #16 item 4 adds tokens that FIT a grammar: a Slack token in lower case (a fixture name, an entry's
+name) and a Mailchimp key (32 lowercase hex and `-us12`). The sweep plants the Slack token into every
+case's strings, member names and paths too, and targeted plants put both where the grammar lets them
+through (an unlisted or listed fixture directory, an entry's name, a fixture's file, skips.json, the
+fixture name entry.json lists); `exchange check` itself then prints text, JSON and `--format github`
+with the step summary file, and none holds either token, in lower or upper case.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import io
 import json
+import re
 from pathlib import Path
+from string import punctuation
 
 import pytest
 
@@ -31,8 +41,17 @@ from ..support.catalog import CatalogBuilder, pretty, sha, stdlib_canon
 
 GITHUB = "ghp_" + "R8kq2VzX7wLm4Tn9Bc3Hd6Jf1Gs5Pa0Ye8Uo"
 AWS = "AKIA" + "Q3ZT7XN2LW8VB4MK"
-NEEDLES = (GITHUB[4:], AWS)
-"""What must never appear: the token's 36 characters after `ghp_` (the step summary escapes `_`), the key."""
+SLACK = "xoxb-079490435345-2754796078815-lzfpqiifpyg64tpsqql1kqon"
+"""A Slack token in lower case: a fixture name and an entry name of §3's grammar (issue #16 item 4)."""
+MAILCHIMP = hashlib.md5(b"judgment-exchange sweep").hexdigest() + "-us12"
+"""A Mailchimp key's shape (32 lowercase hex, `-us12`): a fixture name and an entry name of the grammar."""
+FITTING = {"slack": SLACK, "mailchimp": MAILCHIMP}
+FITTING_NEEDLES = tuple(form for token in (SLACK, MAILCHIMP, SLACK.rsplit("-", 1)[1], MAILCHIMP[:32])
+                        for form in (token, token.upper()))
+NEEDLES = (GITHUB[4:], AWS) + FITTING_NEEDLES
+"""What must never appear: the token's 36 characters after `ghp_` (the step summary escapes `_`), the key,
+and the grammar-fitting tokens whole and by their longest runs without punctuation (the step summary
+escapes `-`), each in lower and in upper case."""
 
 OPTIONS = GateOptions(history=False)
 CASES = load_cases("catalog")
@@ -57,12 +76,21 @@ def outputs(report, root: Path) -> str:
                       summary(report, read)])
 
 
+_ESCAPED = re.compile("\\\\([" + re.escape(punctuation) + "])")
+
+
+def assert_not_in(printed: str, label: str) -> None:
+    """No needle in `printed`, nor in it with the step summary's Markdown escapes undone."""
+    plain = _ESCAPED.sub(r"\1", printed)
+    for needle in NEEDLES:
+        echoed = [line for line in (printed + "\n" + plain).splitlines() if needle in line]
+        assert not echoed, f"{label}: the planted token is echoed\n" + "\n".join(line[:400] for line in echoed[:3])
+
+
 def assert_no_echo(root: Path, label: str) -> set[str]:
     report = check_catalog(WorkingTree(str(root)), OPTIONS)
     printed = outputs(report, root)
-    for needle in NEEDLES:
-        echoed = [line for line in printed.splitlines() if needle in line]
-        assert not echoed, f"{label}: the planted token is echoed\n" + "\n".join(line[:400] for line in echoed[:3])
+    assert_not_in(printed, label)
     codes = {r.code for r in report.refusals}
     REACHED.update(codes)
     return codes
@@ -93,7 +121,7 @@ def variants(case: dict) -> list[tuple[str, dict]]:
     every string, and added to every member name and every path a mutation creates."""
     out = []
     for label, token, keys, replace in (("strings", GITHUB, False, False), ("whole", AWS, False, True),
-                                        ("names", GITHUB, True, False)):
+                                        ("names", GITHUB, True, False), ("fitting-names", SLACK, True, False)):
         planted = copy.deepcopy(case)
         changed = False
         for m in planted.get("mutations", []) + planted.get("after_manifest", []):
@@ -382,6 +410,60 @@ PLANTS = {
 }
 
 
+def _fitting_entry(token: str):
+    """A well-formed entry named with the token (acme.TOKEN: an id of §3's grammar), in the manifest."""
+    def plant(root: Path) -> None:
+        builder = CatalogBuilder(root)
+        builder.add_runner_entry(f"acme.{token}")
+        builder.write_manifest()
+    return plant
+
+
+def _fitting_fixture(token: str):
+    """The runner entry's fixture directory named with the token and listed so in entry.json: replayed."""
+    def plant(root: Path) -> None:
+        builder, entry = _runner(root)
+        (entry / "fixtures" / "vendor-7").rename(entry / "fixtures" / token)
+        _edit_json(entry / "entry.json", lambda e: e["fixtures"][0].update(name=token, path=f"fixtures/{token}"))
+        builder.write_manifest()
+    return plant
+
+
+def _unlisted_entry(token: str):
+    """An entry named with the token beside the runner entry, added after the manifest was written (no row)."""
+    def plant(root: Path) -> None:
+        builder, _ = _runner(root)
+        builder.write_manifest()
+        builder.add_runner_entry(f"acme.{token}")
+    return plant
+
+
+def _fitting_plants(token: str) -> dict:
+    """Issue #16 item 4: the places a grammar lets a grammar-fitting token through."""
+    return {
+        "unlisted-fixture-directory": _stray(f"fixtures/{token}/case.json"),
+        "unlisted-fixture-directory-and-file": _stray(f"fixtures/{token}/{token}"),
+        "listed-fixture-directory": _fitting_fixture(token),
+        "fixture-file": _stray(f"fixtures/vendor-7/{token}"),
+        "entry-file": _stray(token),
+        "entry-name": _fitting_entry(token),
+        "entry-name-directory": lambda root: _entry_dir_named(root, "acme", token),
+        "entry-name-unlisted": _unlisted_entry(token),
+        "fixture-name-member": _entry_member("/fixtures/0/name", token),
+        "fixture-path-member": _entry_member("/fixtures/0/path", f"fixtures/{token}"),
+        "skips-entry-and-fixture": _skips(json.dumps([{"entry": f"acme.{token}", "fixture": token,
+                                                       "why": "reviewed"}])),
+        "skips-fixture": _skips(json.dumps([{"entry": "acme.vendors", "fixture": token, "why": "reviewed"}])),
+        "manifest-row-id": _manifest(lambda rows: rows[0].__setitem__("id", f"acme.{token}")),
+        "manifest-row-fixture": _manifest(lambda rows: rows[0]["fixtures"][0].__setitem__("name", token)),
+    }
+
+
+FITTING_PLANTS = {f"{label}-{place}": plant for label, token in FITTING.items()
+                  for place, plant in _fitting_plants(token).items()}
+PLANTS.update(FITTING_PLANTS)
+
+
 @pytest.mark.parametrize("attack", sorted(PLANTS))
 def test_attack_planted_token_is_not_echoed(tmp_path, attack):
     """One planted place each: the gate refuses (or passes) without repeating the token."""
@@ -389,6 +471,26 @@ def test_attack_planted_token_is_not_echoed(tmp_path, attack):
     PLANTS[attack](root)
     codes = assert_no_echo(root, attack)
     assert codes, f"{attack}: the planted token was refused by no check"
+
+
+@pytest.mark.parametrize("attack", sorted(FITTING_PLANTS))
+def test_grammar_fitting_token_is_not_echoed_by_exchange_check(tmp_path, monkeypatch, capsys, attack):
+    """Issue #16 item 4, end to end: `exchange check` in text, JSON and `--format github`, with the step
+    summary written to $GITHUB_STEP_SUMMARY, refuses the planted place and never prints the token."""
+    root = tmp_path / "catalog"
+    FITTING_PLANTS[attack](root)
+    step_summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    printed = []
+    for fmt in ("text", "json", "github"):
+        status = cli.main(["check", "--catalog", str(root), "--no-history", "--format", fmt])
+        out = capsys.readouterr()
+        assert status == 1 and "Traceback" not in out.err, f"{attack} --format {fmt}: {status}\n{out.out}{out.err}"
+        printed += [out.out, out.err]
+    assert step_summary.is_file() and "exchange check: fail" in step_summary.read_text(encoding="utf-8")
+    printed.append(step_summary.read_text(encoding="utf-8"))
+    assert_not_in("\n".join(printed), attack)
 
 
 def test_sweep_reaches():

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from string import punctuation
 
 from .codes import REGISTRY, doc_link, fix_text
+from .quoting import entry_id
 from .refusal import Refusal, Report, Skip
 
 SUMMARY_LIMIT = 1_000_000
@@ -238,8 +239,11 @@ def _entry_path(entry: str) -> str:
     return "entries/" + entry.replace(".", "/", 1)
 
 
-def _skip_line(skip: Skip, read: Reader) -> tuple[str, int | None]:
-    """A skipped fixture's annotation lands on its row of entry.json's fixtures."""
+def _skip_line(skip: Skip, read: Reader) -> tuple[str | None, int | None]:
+    """A skipped fixture's annotation lands on its row of entry.json's fixtures; a skip whose entry the
+    gate withheld (outside the id grammar, or a name the scan flags: docs/reports.md) names no file."""
+    if entry_id(skip.entry) is None:
+        return None, None
     path = f"{_entry_path(skip.entry)}/entry.json"
     data = read(path)
     if data is None:
@@ -267,7 +271,7 @@ def workflow_commands(report: Report, read: Reader, prefix: str = "") -> list[st
         path, line = _skip_line(s, read)
         out.append(command("warning", f"{s.entry}: fixture {s.fixture} skipped (replay did not recompute it): "
                                       f"{s.text()}",
-                           file=prefix + path, line=line, title="fixture skipped"))
+                           file=prefix + path if path is not None else None, line=line, title="fixture skipped"))
     reader = report.reader
     if reader is not None and reader.pinned and reader.fallback:  # a pin not replayed through, never silent
         out.append(command("warning", f"fixtures replayed by {reader.text()}", file=prefix + "verifier-pin.json",

@@ -92,7 +92,7 @@ def _print_text(report: Report, catalog: str) -> None:
     if report.reader is not None:  # the reader every fixture was replayed through (docs/verifier-pin.md)
         print(f"reader: {_safe(report.reader.text())}", file=out)
     if report.touched is not None:
-        print(f"touched: {', '.join(report.touched) or 'no entry'}", file=out)
+        print(f"touched: {_safe(', '.join(report.touched)) or 'no entry'}", file=out)
     print(f"history: {report.history}", file=out)
     verdict = "pass" if report.passed else f"fail ({len(report.refusals)} refusal(s))"
     print(f"result: {verdict}", file=out)
@@ -113,9 +113,25 @@ def _resolve_base(command: str, base: str | None, catalog: str) -> tuple[str | N
     return auto.commit, auto.describe()
 
 
+def _work_tree_root(path: str) -> str | None:
+    """The root of the git work tree holding `path` (the repository a pull request's files are named in),
+    or None outside one."""
+    try:
+        import git
+
+        repo = git.Repo(path, search_parent_directories=True)
+    except Exception:  # not in a repository (InvalidGitRepositoryError, NoSuchPathError, …)
+        return None
+    try:
+        return os.path.realpath(repo.working_tree_dir) if repo.working_tree_dir else None
+    finally:
+        repo.close()
+
+
 def _emit_github(report: Report, catalog: str) -> int:
     """`--format github`: workflow commands on stdout, the summary to $GITHUB_STEP_SUMMARY (annotations.py);
-    paths are joined to the catalog's place under $GITHUB_WORKSPACE (or the working directory)."""
+    paths are joined to the catalog's place in its git work tree (the pull request's checkout, wherever the
+    workflow put it), else under $GITHUB_WORKSPACE (or the working directory)."""
     from .annotations import emit
     from .tree import TooLarge, TreeError, WorkingTree
 
@@ -127,9 +143,10 @@ def _emit_github(report: Report, catalog: str) -> int:
         except (TreeError, TooLarge, OSError):
             return None
 
-    root = os.path.abspath(os.environ.get("GITHUB_WORKSPACE") or os.getcwd())
-    inside = os.path.commonpath([root, catalog]) == root and catalog != root
-    prefix = os.path.relpath(catalog, root).replace(os.sep, "/") + "/" if inside else ""
+    place = os.path.realpath(catalog)
+    root = _work_tree_root(catalog) or os.path.realpath(os.environ.get("GITHUB_WORKSPACE") or os.getcwd())
+    inside = os.path.commonpath([root, place]) == root and place != root
+    prefix = os.path.relpath(place, root).replace(os.sep, "/") + "/" if inside else ""
     failure = emit(report, read, sys.stdout.write, prefix)
     if failure:
         print(f"exchange check: GITHUB_STEP_SUMMARY {failure}", file=sys.stderr)
@@ -156,11 +173,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     catalog = catalog_dir(args, "check")
     if catalog is None:
         return IO
+    if args.pin is not None and args.base is None:
+        print("exchange check: --pin chooses whose pin replays a pull request: give --base too", file=sys.stderr)
+        return USAGE
     base, auto_note = _resolve_base("exchange check", args.base, catalog)
     if base is None and args.base is not None:
         return USAGE
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
-                          release_tag=args.release_tag, repository=catalog, workers=args.workers)
+                          release_tag=args.release_tag, repository=catalog, workers=args.workers,
+                          pin=args.pin or "base")
     try:
         report = check_catalog(WorkingTree(catalog), options)
     except CatalogUnreadable as exc:
@@ -611,6 +632,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous; "
                        "'auto' is the merge base with the upstream default branch (CONTRIBUTING.md)")
     check.add_argument("--release-tag", metavar="TAG", help="the release being made: lower tags are previous")
+    check.add_argument("--pin", choices=("base", "change"), default=None,
+                       help="with --base: replay through the reader the base's verifier-pin.json names (base, the "
+                       "default: a change never chooses its own judge) or the change's own (change: reviewing a "
+                       "pin move; docs/trust.md)")
     check.add_argument("--workers", type=_workers, metavar="N",
                        help="processes checking entries (default: one per core on a large catalog; 1: this process)")
     check.set_defaults(run=cmd_check)

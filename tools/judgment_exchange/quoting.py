@@ -11,18 +11,28 @@ annotation. The scan's own refusals hide a name that holds a credential's shape 
 Paths (`safe_path`): a repository path is quoted component by component while each component passes
 the grammar its position has (the catalog layout below); from the first one that does not, the path
 is cut to its nearest safe parent and the rest is described by length.
+
+Grammar and scan (issue #16 item 4): a grammar can be fitted by a credential (a Slack token in lower
+case is a fixture name), so a report shows a name only once the scan has cleared it too. `clear_report`
+gathers every name a report would show — each author-chosen component of a refusal's path, every entry
+id and fixture name — and runs the scan's name check over them once (`flagged_names`, the scan's own
+`scan_names`), and the scan's named shapes over every text it would show (details, notes, skips,
+the reader); a flagged name is then unsafe exactly as a name outside its grammar is (`Withheld`), and a
+flagged name or value inside a text is described by its length.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import re
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .refusal import Refusal, Replay, Skip
+from .refusal import Refusal, Replay, Report, Skip
 
 _Named = TypeVar("_Named", Skip, Replay)
 
@@ -70,9 +80,14 @@ def name(value: Any, what: str = "member name") -> str:
     return described(value, what)
 
 
-def entry_id(value: str | None) -> str | None:
-    """An entry id fit to show: the id when it matches §3's grammar, else None."""
-    return value if isinstance(value, str) and _ENTRY_ID.fullmatch(value) else None
+def entry_id(value: str | None, flagged: Collection[str] = frozenset()) -> str | None:
+    """An entry id fit to show: the id when it matches §3's grammar and neither it, its publisher nor its
+    name is among the names the scan `flagged` (issue #16 item 4), else None."""
+    if not isinstance(value, str) or not _ENTRY_ID.fullmatch(value):
+        return None
+    if flagged and (value in flagged or any(part in flagged for part in value.split(".", 1))):
+        return None
+    return value
 
 
 def _component_safe(parts: list[str], i: int) -> bool:
@@ -94,12 +109,26 @@ def _component_safe(parts: list[str], i: int) -> bool:
     return False
 
 
-def split_path(path: str) -> tuple[str, str | None]:
-    """`(safe, rest)`: the longest prefix of `path` whose every component passes its grammar, and a
-    description of the rest (None when the whole path is safe). An empty safe prefix is '.'."""
+def path_names(path: str) -> list[str]:
+    """The author-chosen components of `path` (publisher, name, fixture) that pass their grammar, up to
+    the first component that does not: the names a report would show, for the scan to clear."""
     parts = path.split("/")
+    out = []
     for i in range(len(parts)):
         if not _component_safe(parts, i):
+            break
+        if i in (1, 2, 4):
+            out.append(parts[i])
+    return out
+
+
+def split_path(path: str, flagged: Collection[str] = frozenset()) -> tuple[str, str | None]:
+    """`(safe, rest)`: the longest prefix of `path` whose every component passes its grammar and is not
+    among the names the scan `flagged`, and a description of the rest (None when the whole path is
+    safe). An empty safe prefix is '.'."""
+    parts = path.split("/")
+    for i in range(len(parts)):
+        if not _component_safe(parts, i) or parts[i] in flagged:
             safe = "/".join(parts[:i]) or "."
             more = len(parts) - i - 1
             rest = described(parts[i], "a name") + (f" and {more} more level{'s' if more != 1 else ''} below it"
@@ -108,37 +137,206 @@ def split_path(path: str) -> tuple[str, str | None]:
     return path, None
 
 
-def safe_path(path: str) -> str:
-    """`path` itself when every component passes its grammar, else its nearest safe parent."""
-    return split_path(path)[0]
+def safe_path(path: str, flagged: Collection[str] = frozenset()) -> str:
+    """`path` itself when every component passes its grammar (and the scan), else its nearest safe parent."""
+    return split_path(path, flagged)[0]
 
 
-def path_text(path: str) -> str:
+def path_text(path: str, flagged: Collection[str] = frozenset()) -> str:
     """A path for a detail: the path when safe, else its safe parent and a description of the rest."""
-    safe, rest = split_path(path)
+    safe, rest = split_path(path, flagged)
     return path if rest is None else f"{safe}/{rest}"
 
 
-def redact(refusal: Refusal) -> Refusal:
+# --- grammar and scan (issue #16 item 4; docs/reports.md) -----------------------------------------
+
+
+class Withheld:
+    """What one report may not show beyond its grammars (issue #16 item 4; docs/reports.md): `flagged`,
+    the grammar-passing names the scan's name check flags, and `hidden`, each string (a flagged name, a
+    value the scan's named shapes find in a text, an id outside its grammar) with the description that
+    stands for it wherever it occurs in a text the report shows."""
+
+    def __init__(self, flagged: Collection[str] = frozenset(), hidden: Mapping[str, str] | None = None) -> None:
+        self.flagged = frozenset(flagged)
+        self.hidden = {k: v for k, v in (hidden or {}).items() if k}
+
+    def text(self, value: str) -> str:
+        """`value` with every occurrence of a hidden string described; overlapping occurrences are
+        described together, so no part of either is left."""
+        if not self.hidden or not isinstance(value, str):
+            return value
+        spans = []
+        for secret in self.hidden:
+            at = value.find(secret)
+            while at >= 0:
+                spans.append((at, at + len(secret)))
+                at = value.find(secret, at + 1)
+        if not spans:
+            return value
+        spans.sort()
+        merged = [list(spans[0])]
+        for start, end in spans[1:]:
+            if start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        out, at = [], 0
+        for start, end in merged:
+            piece = value[start:end]
+            out += [value[at:start], self.hidden.get(piece) or described(piece, "a value")]
+            at = end
+        return "".join(out + [value[at:]])
+
+    def entry(self, value: str | None) -> str | None:
+        """`entry_id` against this report's flagged names."""
+        return entry_id(value, self.flagged)
+
+
+NOTHING = Withheld()
+"""No name flagged, nothing hidden: the grammars alone (the default of `redact` and `redact_skip`)."""
+
+
+def id_names(value: Any) -> list[str]:
+    """An entry id of the grammar, its publisher and its name: each a name the scan must clear."""
+    if not isinstance(value, str) or not _ENTRY_ID.fullmatch(value):
+        return []
+    return [value, *value.split(".", 1)]
+
+
+def flagged_names(names: Iterable[str]) -> frozenset[str]:
+    """The names among `names` that the scan's name check flags (scan/file_scan.py `scan_names`: a named
+    credential shape or a local path), in one run over all of them; the scan is imported only when
+    there is a name to clear."""
+    unique = sorted({n for n in names if isinstance(n, str) and n and "/" not in n})
+    if not unique:
+        return frozenset()
+    from .scan.file_scan import scan_names
+
+    return frozenset(scan_names([(n, "name") for n in unique]))
+
+
+def flagged_values(texts: Iterable[str]) -> dict[str, str]:
+    """Each value the scan's named credential shapes find in `texts` (scan/engine.py; the generic codes
+    are not applied, as to names), with its description; a line a detector fails on is withheld whole.
+    One run over every line of every text; the scan is imported only when there is text to scan."""
+    lines = [line for text in texts if isinstance(text, str) for line in text.splitlines() if line.strip()]
+    if not lines:
+        return {}
+    from .scan.engine import engine
+    from .scan.shapes import GENERIC
+
+    out: dict[str, str] = {}
+    for hit in engine().scan_lines("report", enumerate(lines, start=1)):
+        if hit.code in GENERIC:
+            continue
+        line = lines[hit.line - 1]
+        value = hit.value if hit.value and hit.value in line else line
+        out.setdefault(value, described(value, "a value"))
+    return out
+
+
+def withheld(names: Iterable[str] = (), texts: Iterable[str] = (), hidden: Mapping[str, str] | None = None
+             ) -> Withheld:
+    """The `Withheld` of one report: `names` through the scan's name check, `texts` through its named
+    shapes, plus the strings `hidden` already names."""
+    flagged = flagged_names(names)
+    table = {name: described(name, "a name") for name in sorted(flagged, key=len, reverse=True)}
+    table.update({k: v for k, v in (hidden or {}).items() if k not in table})
+    for value, description in flagged_values(texts).items():
+        table.setdefault(value, description)
+    return Withheld(flagged, table)
+
+
+def redact(refusal: Refusal, shown: Withheld = NOTHING) -> Refusal:
     """The refusal with its path cut to its nearest safe parent (the rest described in the detail) and its
-    entry dropped when the id is outside §3's grammar. The pointer is kept: it only finds a line."""
+    entry dropped when the id is outside §3's grammar — or, with `shown`, when a component or the id is
+    a name the scan flagged; every hidden string in the detail is described. The pointer is kept: it only
+    finds a line."""
     out = refusal
     if refusal.path is not None:
-        safe, rest = split_path(refusal.path)
+        safe, rest = split_path(refusal.path, shown.flagged)
         if rest is not None:
             detail = out.detail.replace(refusal.path, f"{safe}/{rest}")  # a detail that repeats its own path
             out = replace(out, path=safe, detail=f"in {rest} below this path (the name is not shown): {detail}",
                           pointer=None, line=None)
-    if out.entry is not None and entry_id(out.entry) is None:
+    if out.entry is not None and shown.entry(out.entry) is None:
         out = replace(out, entry=None)
+    if shown.hidden:
+        detail = shown.text(out.detail)
+        out = replace(out, detail=detail) if detail != out.detail else out
     return out
 
 
-def redact_skip(skip: _Named) -> _Named:
-    """A skip's (or a replay record's) entry and fixture, shown only within their grammars."""
-    entry = entry_id(skip.entry) or "<an entry outside the id grammar>"
-    fixture = skip.fixture if _FIXTURE.fullmatch(skip.fixture or "") else described(skip.fixture, "a fixture name")
-    return replace(skip, entry=entry, fixture=fixture) if (entry, fixture) != (skip.entry, skip.fixture) else skip
+def redact_skip(skip: _Named, shown: Withheld = NOTHING) -> _Named:
+    """A skip's (or a replay record's) entry and fixture, shown only within their grammars and, with
+    `shown`, only when the scan cleared them; its texts with every hidden string described."""
+    if shown.entry(skip.entry) is not None:
+        entry = skip.entry
+    elif entry_id(skip.entry) is None:
+        entry = "<an entry outside the id grammar>"
+    else:
+        entry = described(skip.entry, "an entry id")
+    fixture = skip.fixture if (_FIXTURE.fullmatch(skip.fixture or "") and skip.fixture not in shown.flagged) \
+        else described(skip.fixture, "a fixture name")
+    changes: dict[str, Any] = {"entry": entry, "fixture": fixture} if (entry, fixture) != (skip.entry, skip.fixture) \
+        else {}
+    if shown.hidden:
+        for name in ("reason", "reader", "result"):
+            value = getattr(skip, name, None)
+            if isinstance(value, str) and shown.text(value) != value:
+                changes[name] = shown.text(value)
+        for name in ("kinds", "sources", "unchecked"):
+            value = getattr(skip, name, None)
+            if isinstance(value, tuple) and any(shown.text(v) != v for v in value):
+                changes[name] = tuple(shown.text(v) for v in value)
+    return replace(skip, **changes) if changes else skip
+
+
+def _texts(report: Report) -> list[str]:
+    """Every free text of the report that may hold an author's value: details, notes, skips' and
+    replays' texts, the reader's words."""
+    texts = [r.detail for r in report.refusals] + list(report.notes)
+    for s in report.skipped:
+        texts += [s.reason, s.reader or "", *s.kinds, *s.sources, *s.unchecked]
+    texts += [r.reader for r in report.replays]
+    reader = report.reader
+    if reader is not None and dataclasses.is_dataclass(reader):
+        texts += [getattr(reader, name, None) or "" for name in ("name", "pinned", "fallback")]
+    return texts
+
+
+def clear_report(report: Report) -> None:
+    """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): nothing an author chose
+    is shown unless its grammar and the scan cleared it — in every refusal's path, entry and detail,
+    the skips, the replay records, the checked and touched entries, the notes and the reader."""
+    names: list[str] = []
+    for r in report.refusals:
+        names += path_names(r.path) if r.path is not None else []
+        names += id_names(r.entry)
+    for s in [*report.skipped, *report.replays]:
+        names += id_names(s.entry)
+        names += [s.fixture] if isinstance(s.fixture, str) and _FIXTURE.fullmatch(s.fixture) else []
+    for c in [*report.checked, *(report.touched or ())]:
+        names += id_names(c)
+    # an id outside the grammar in touched is described wherever a detail lists it (one-entry-per-pull-request)
+    outside = {t: described(t, "an entry id") for t in report.touched or () if entry_id(t) is None}
+    shown = withheld(names, _texts(report), outside)
+    report.refusals = [redact(r, shown) for r in report.refusals]
+    report.skipped = [redact_skip(s, shown) for s in report.skipped]
+    report.replays = [redact_skip(r, shown) for r in report.replays]
+    report.checked = [c for c in report.checked if shown.entry(c)]
+    if report.touched is not None:
+        report.touched = [t if shown.entry(t) else described(t, "an entry id") for t in report.touched]
+    if shown.hidden:
+        report.notes = [shown.text(n) for n in report.notes]
+        reader = report.reader
+        if reader is not None and dataclasses.is_dataclass(reader):
+            changed = {name: shown.text(getattr(reader, name)) for name in ("name", "pinned", "fallback")
+                       if isinstance(getattr(reader, name, None), str)
+                       and shown.text(getattr(reader, name)) != getattr(reader, name)}
+            if changed:
+                report.reader = replace(reader, **changed)
 
 
 _INDEX = re.compile(r"0|[1-9][0-9]*")

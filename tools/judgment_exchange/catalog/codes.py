@@ -225,24 +225,6 @@ RECORDS: dict[str, Code] = {
         "Check the fixture's files against the dialect; re-record it if they are damaged.",
         FIXTURE_REPLACE,
     ),
-    "skip-unacknowledged": Code(
-        "RFC 0019 §4 'A fixture the verifier cannot recompute', held stricter: docs/skips.md",
-        "A fixture is held by its digests only (kind-unread or version-unread) and the catalog's skips.json "
-        "does not acknowledge it.",
-        "Review why the fixture cannot be recomputed; if the catalog accepts it, add {entry, fixture, why} for "
-        "it to skips.json in the same pull request (docs/skips.md).",
-    ),
-    "skip-acknowledgement-stale": Code(
-        "docs/skips.md: an acknowledgement names a current skip",
-        "skips.json acknowledges a fixture that is not skipped: no such entry or fixture, or it was replayed.",
-        "Remove the acknowledgement from skips.json; acknowledge a skip only once the gate reports it.",
-    ),
-    "skips-malformed": Code(
-        "docs/skips.md: skips.json's closed form",
-        "skips.json is not a JSON array of distinct {entry, fixture, why} in entry, fixture byte order, "
-        "within its bounds.",
-        "Correct skips.json to the form docs/skips.md gives ([] when nothing is skipped).",
-    ),
     "recording-malformed": Code(
         "docs/recording.md: a Runner run export (run.json, version 2) read strictly within 32 MiB (dialect §§1, 12)",
         "exchange fixture add / new --from-run: the run export (or its profiles) is over its bound, not strict "
@@ -342,21 +324,6 @@ RECORDS: dict[str, Code] = {
         "--entry names an id with no entry directory.",
         "Pass the id of an existing entry (PUBLISHER.NAME, as its entries/PUBLISHER/NAME/ path).",
     ),
-    "one-entry-per-pull-request": Code(
-        "RFC 0019 §6: one entry per pull request (exchange check --base)",
-        "The change against the base touches more than one entry.",
-        "Split the change into one pull request per entry.",
-    ),
-    "base-unreadable": Code(
-        "interfaces.md --base: the pull request's base revision cannot be read",
-        "The --base revision cannot be resolved or read.",
-        "Fetch the base branch (git fetch) and pass a revision that resolves.",
-    ),
-    "signoff-missing": Code(
-        "RFC 0019 §6 Contributions: a DCO sign-off on every commit (exchange signoff; CONTRIBUTING.md)",
-        "A non-merge commit of the pull request has no Signed-off-by trailer naming its author's email.",
-        "Sign off each commit named as its author: git rebase --signoff BASE, then git push --force-with-lease.",
-    ),
     "release-tag-invalid": Code(
         "RFC 0019 §7: a release is a tag of §3's grammar resolving to a commit",
         "A release tag breaks §3's tag grammar or does not resolve to a commit.",
@@ -394,26 +361,6 @@ RECORDS: dict[str, Code] = {
         "RFC 0019 §7: the consumer retains the catalog location with the tag and commit (the consumer's lock)",
         "release-check/upgrade-diff --lock: the lock records another catalog location than the one given.",
         "Give the location the lock records, or use that catalog's own lock.",
-    ),
-    "verifier-pin-malformed": Code(
-        "RFC 0019 §4 (the verifier 'at the specification commit the repository's CI pins'); docs/verifier-pin.md",
-        "verifier-pin.json is not one object of exactly pinVersion 1, reader (a §3 reader locator) and run (the "
-        "reader's argv template), within 64 KiB, read strictly; or it is not a regular file.",
-        "Correct verifier-pin.json to the form docs/verifier-pin.md gives, in a pull request that moves the pin "
-        "alone.",
-    ),
-    "verifier-fetch-failed": Code(
-        "RFC 0019 §4: the pinned reader fetched at its commit (exchange verifier fetch; docs/verifier-pin.md)",
-        "exchange verifier fetch: the pin names an abbreviated commit, or the specification's repository holds "
-        "no such commit, or no file at the locator's path at that commit.",
-        "Name the reader's full 40-hex commit and its path as the specification's history holds them, in a pull "
-        "request that moves the pin alone.",
-    ),
-    "verifier-pin-moved-with-entry": Code(
-        "RFC 0019 Compatibility: 'moves its pin, by its own pull request' (exchange check --base)",
-        "The change against the base moves the verifier pin (changes verifier-pin.json) and also touches an entry.",
-        "Move the pin in a pull request of its own; change the entry in another (an entry the moved verifier "
-        "answers otherwise is decided on the pin's pull request).",
     ),
 }
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from ..gitfail import reason
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..quoting import entry_id as entry_id_shown, redact, redact_skip
+from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
 from ..scan import scan_entry, scan_manifest
@@ -26,8 +27,12 @@ from .pool import check_entries, workers_for
 from .replay import reader_for, replay_entry
 from ..repository.skips import acknowledge
 
+if TYPE_CHECKING:
+    from ..repository.pullrequest import Change
+
 ENTRIES = "entries"
 ENTRIES_NOTE = "README.md"
+PIN_BASE, PIN_CHANGE = "base", "change"
 
 
 class CatalogUnreadable(Exception):
@@ -48,6 +53,9 @@ class GateOptions:
     max_history: int | None = None
     workers: int | None = None
     """Processes checking entries: None chooses (pool.py), 1 is this process only."""
+    pin: str = "base"
+    """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
+    (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""
 
 
 def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
@@ -78,12 +86,15 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
 
 @dataclass
 class Comparison:
-    """The pull request against its base: the touched entries and whether the verifier pin moves, or
-    why the base could not be compared (then every entry gets every check)."""
+    """The pull request against its base (repository/pullrequest.Change), or why the base could not be
+    compared (then every entry gets every check)."""
 
-    touched: list[str] | None = None
-    moved: bool = False
+    change: Change | None = None
     unreadable: str | None = None
+
+    @property
+    def touched(self) -> list[str] | None:
+        return None if self.change is None else self.change.touched
 
 
 def _compare(tree: Tree, options: GateOptions) -> Comparison:
@@ -91,22 +102,65 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
-        return Comparison(*compare(repository, options.base, getattr(tree, "commit", None)))
+        return Comparison(compare(repository, options.base, tree, getattr(tree, "commit", None)))
     except BaseUnreadable as exc:
         return Comparison(unreadable=str(exc))
 
 
 def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> None:
-    from ..repository.pullrequest import one_entry_refusal, pin_refusal
+    """The repository's rules for a pull request (RFC 0019 §6, Compatibility; issue #16 items 2, 3):
+    one entry, the pin alone, gate changes alone, an entry's change alone, skips.json kept."""
+    from ..repository import pullrequest as rules
 
-    if compared.touched is None:
+    change = compared.change
+    if change is None:
         report.refusals.append(Refusal("base-unreadable", None, compared.unreadable))
         return
-    report.touched = compared.touched
-    for refusal in (one_entry_refusal(report.touched, options.base), pin_refusal(compared.moved, report.touched,
-                                                                                 options.base)):
+    report.touched = change.touched
+    if change.pin_moved and options.pin == PIN_BASE and report.reader is not None:
+        report.notes.append(f"this change moves the verifier pin; the reader is the base's ({report.reader.name}), "
+                            "never the change's own: a maintainer reviews the move with exchange check --base BASE "
+                            "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
+    counted = change.counted()
+    for refusal in (rules.one_entry_refusal(counted, options.base),
+                    rules.pin_refusal(change.pin_moved, counted, options.base),
+                    rules.gate_refusal(change, options.base), rules.other_files_refusal(change, options.base),
+                    rules.skips_removed_refusal(change, options.base)):
         if refusal:
             report.refusals.append(refusal)
+
+
+def _base_pin_tree(tree: Tree, options: GateOptions, compared: Comparison | None) -> Tree | None:
+    """The tree whose verifier-pin.json names this run's reader: a pull request's base (`--pin base`, the
+    default with --base), so a change never chooses the reader that judges it (issue #16 item 1;
+    docs/trust.md); None for the checked tree's own pin."""
+    if compared is None or compared.change is None or options.pin != PIN_BASE:
+        return None
+    from ..tree import GitTree
+
+    repository = options.repository or getattr(tree, "repository", None)
+    return GitTree(repository, options.base, own=True)  # the base is the catalog's own, its pin may run
+
+
+def _given_every_check(compared: Comparison | None, options: GateOptions) -> set[str] | None:
+    """The entries a pull request checks in full (None: every entry): the touched ones and those --entry
+    names; every entry when the change moves the pin and its own reader replays (`--pin change`: "an
+    entry the moved verifier answers otherwise is decided" on the pin's pull request, RFC 0019
+    Compatibility). The rest are held by their manifest pins (pinned.py)."""
+    change = compared.change if compared is not None else None
+    if change is None or change.pin_moved and options.pin == PIN_CHANGE:
+        return None
+    return set(change.touched) | set(options.entries)
+
+
+def _left_to_moved_reader(compared: Comparison | None, options: GateOptions) -> frozenset[tuple[str, str]]:
+    """Acknowledgements a change that moves the verifier pin removes, judged under the base's reader: the
+    moved reader decides whether each one is stale, where it may run (`--pin change`; docs/trust.md)."""
+    change = compared.change if compared is not None else None
+    if change is None or not change.pin_moved or options.pin != PIN_BASE:
+        return frozenset()
+    spared = set(change.removal_only)
+    return frozenset(pair for pair in change.removed if pair[0] in spared)
 
 
 def _check_entry(tree: Tree, path: str, selected: bool, options: GateOptions, report: Report) -> EntryCheck:
@@ -138,20 +192,20 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
     report.checks += ["artifact identity"] + ["history"] * options.history
     try:
+        compared = _compare(tree, options) if options.base else None
         if options.replay:  # the reader every fixture is replayed through, named in the report (docs/verifier-pin.md)
-            reader_for(tree, report)
+            reader_for(tree, report, _base_pin_tree(tree, options, compared))
         paths, stray = entry_directories(tree)
         report.refusals += stray
         # --entry without history reads only the entries it names plus the manifest (issue #12 item 5);
         # with history every entry's directory is read, since the walk holds the whole release
         narrow = bool(options.entries) and not options.history
-        compared = _compare(tree, options) if options.base else None
         started = time.perf_counter()
         manifest = read_manifest(tree)
         report.timed("manifest", started)
         # --base: an entry the pull request leaves untouched is held by its manifest pins, not checked
         # again (issue #12 item 5; pinned.py; docs/performance.md, "The pull-request path")
-        full = None if compared is None or compared.touched is None else set(compared.touched) | set(options.entries)
+        full = _given_every_check(compared, options)
         if full is not None:
             report.checks.append("untouched entries held by their manifest pins")
         checks: list[EntryCheck | None] = []
@@ -180,7 +234,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         started = time.perf_counter()
         if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
             before = len(report.refusals)
-            acknowledge(tree, checks, report, options.entries)
+            acknowledge(tree, checks, report, options.entries, _left_to_moved_reader(compared, options))
             # a held entry was not replayed, so it has no skips to be current with: its acknowledgements
             # were held to its skips by the gate on the base (docs/performance.md)
             report.refusals[before:] = [r for r in report.refusals[before:]
@@ -214,9 +268,8 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     if options.entries:
         wanted = set(options.entries)
         report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
-    # no path, entry or skip quotes a name outside its grammar (issue #11 item 3; docs/reports.md)
-    report.refusals = [redact(r) for r in report.refusals]
-    report.skipped = [redact_skip(s) for s in report.skipped]
-    report.replays = [redact_skip(r) for r in report.replays]
-    report.checked = [c for c in report.checked if entry_id_shown(c)]
+    # nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id,
+    # fixture or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3,
+    # issue #16 item 4; docs/reports.md)
+    clear_report(report)
     return report

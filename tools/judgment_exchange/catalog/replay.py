@@ -32,13 +32,18 @@ def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
     return {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
 
 
-def reader_for(tree: Tree, report: Report):
+def reader_for(tree: Tree, report: Report, pin_tree: Tree | None = None):
     """This run's reader (repository/pin.py), chosen once; the gate chooses it before the first entry, so a
-    catalog with no fixture still names it and refuses a malformed pin."""
+    catalog with no fixture still names it and refuses a malformed pin. With `pin_tree` (a pull request's
+    base, docs/trust.md) the reader is the one that tree pins, and `tree`'s own pin is only held to its form."""
     if report.reader is None:
-        from ..repository.pin import choose_reader
+        from ..repository.pin import choose_reader, read_pin
 
-        report.reader, refusals = choose_reader(tree)
+        if pin_tree is None:
+            report.reader, refusals = choose_reader(tree)
+        else:
+            report.reader, _ = choose_reader(pin_tree)
+            refusals = read_pin(tree).refusals
         report.refusals += refusals
     return report.reader
 

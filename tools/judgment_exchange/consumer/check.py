@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
+from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError
 from .lock import FULL_COMMIT, Lock, normal_location
@@ -213,8 +214,10 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     result.report.checks = checks + result.report.checks
     if lock is not None and result.report.passed and commit != lock.commit:
         refusals, notes = upgrade_refusals(repo, commit, lock, approved)
-        result.report.refusals.extend(refusals)
-        result.report.notes.extend(notes)
+        added = Report(refusals=refusals, notes=notes)
+        clear_report(added)  # after the gate's own last step: shown only where grammar and scan clear it
+        result.report.refusals.extend(added.refusals)
+        result.report.notes.extend(added.notes)
     if result.report.passed:
         result.state = state_of(repo, location, tag, commit, result.report.checked)
     return result

@@ -137,7 +137,16 @@ def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock
                  history: int | None = MAX_HISTORY) -> dict:
     """What changed between two releases, for review before an upgrade (§7). With `lock`, FROM is the
     lock's release (ValueError when `from_tag` names another) and notes are keyed by its entryDigests.
-    Refuses a lower or equal target, a moved locked tag, and a target that fails its own check."""
+    Refuses a lower or equal target, a moved locked tag, and a target that fails its own check. Every id,
+    path and refusal in the result is shown only where its grammar and the scan cleared it (render.clear_diff):
+    the release being left is never gated by this run (issue #16 item 4)."""
+    from .render import clear_diff
+
+    return clear_diff(_upgrade_diff(location, from_tag, to_tag, lock=lock, history=history))
+
+
+def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None,
+                  history: int | None) -> dict:
     if lock is not None:
         if from_tag is not None and from_tag != lock.tag:
             raise ValueError(f"FROM_TAG {from_tag} is not the locked {lock.tag}; give only TO_TAG with --lock")

@@ -1,11 +1,67 @@
 """The consumer commands' text for people (interfaces.md): every author value through `safe` (cli._safe),
-withheld values described, absent ones said to be absent; never `None`, never an empty field."""
+withheld values described, absent ones said to be absent; never `None`, never an empty field.
+
+An entry id or a file path of either release is shown only once its grammar and the scan have cleared it
+(`clear_diff`; issue #16 item 4; docs/reports.md): the release being left was never gated by this run,
+so its withdrawn entries and removed files are held to the same rule as the gate's report.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..quoting import Withheld, described, id_names, path_names, path_text, redact, withheld
+from ..refusal import Refusal
+
 Safe = Callable[[object], str]
+
+
+def _file_items(change: dict) -> list[dict]:
+    files = change.get("files", {})
+    return [*files.get("added", []), *files.get("removed", []), *files.get("changed", [])]
+
+
+def _refusal(item: dict, shown: Withheld) -> dict:
+    """A refusal of the diff (as_json's form) through `quoting.redact`: its path, entry and detail cleared."""
+    refusal = redact(Refusal(item.get("code", ""), item.get("path"), item.get("detail") or "", item.get("entry")),
+                     shown)
+    return item | {"path": refusal.path, "entry": refusal.entry, "detail": refusal.detail}
+
+
+def clear_diff(diff: dict) -> dict:
+    """upgrade-diff's result with every entry id and file path shown only when its grammar and the scan
+    clear it (issue #16 item 4): a withheld id is described, a path cut to its nearest safe parent, and a
+    refusal redacted as the gate's are; one scan over every name and detail."""
+    changes = diff.get("changes", [])
+    names: list[str] = []
+    for change in changes:
+        names += id_names(change.get("id"))
+        names += [n for item in _file_items(change) for n in path_names(str(item.get("path", "")))]
+        for side in ("from", "to"):
+            names += path_names(str(change.get("pathChanged", {}).get(side, "")))
+    refusals = diff.get("refusals", [])
+    for item in refusals:
+        names += path_names(item["path"]) if isinstance(item.get("path"), str) else []
+        names += id_names(item.get("entry"))
+    shown = withheld(names, [item.get("detail") or "" for item in refusals])
+    out = dict(diff)
+    if refusals:
+        out["refusals"] = [_refusal(item, shown) for item in refusals]
+    if changes:
+        out["changes"] = [_change(change, shown) for change in changes]
+    return out
+
+
+def _change(change: dict, shown: Withheld) -> dict:
+    out = dict(change)
+    ident = change.get("id")
+    out["id"] = shown.entry(ident) or described(ident, "an entry id")
+    if "files" in change:
+        out["files"] = {verb: [item | {"path": path_text(str(item.get("path", "")), shown.flagged)} for item in items]
+                        for verb, items in change["files"].items()}
+    if "pathChanged" in change:
+        out["pathChanged"] = {side: path_text(str(path), shown.flagged) for side, path in change["pathChanged"].items()}
+    return out
 
 
 def value(item: Any, safe: Safe) -> str:
@@ -27,7 +83,8 @@ def summary(side: dict, safe: Safe) -> str:
 
 
 def diff_lines(diff: dict, safe: Safe) -> list[str]:
-    """upgrade-diff's text: the releases, the target's own check, each change with its files and fields."""
+    """upgrade-diff's text: the releases, the target's own check, each change with its files and fields
+    (ids and paths already cleared by `clear_diff`, in diff.upgrade_diff)."""
     frm, to = diff["from"], diff["to"]
     lines = [f"upgrade {frm['tag']} -> {to['tag']} of {safe(diff['location'])}"]
     for side, label in ((frm, "from"), (to, "to")):

@@ -2,6 +2,9 @@
 
 A value that passes its §3 grammar is shown as it is (the text report escapes control characters).
 A value that fails it is never shown: it is described by type and length, as `{"withheld": reason}`.
+A free text (title, description, an upgrade note) or an artifact id is shown only once the scan's named
+credential shapes find none in it too (issue #16 item 4; docs/reports.md): the side of a review read
+from the release being left was never gated by this run, so its values are scanned here.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import Any
 
 from ..canon import is_digest
 from ..catalog.grammar import ARTIFACT_VERSION, compatibility_problem
+from ..quoting import flagged_values
 
 
 def _type_name(value: Any) -> str:
@@ -30,6 +34,8 @@ def text(value: Any, low: int, high: int) -> Any:
         return withheld(f"not a string ({_type_name(value)})")
     if not low <= len(value) <= high:
         return withheld(f"a string of {len(value)} characters, outside {low} to {high}")
+    if flagged_values([value]):
+        return withheld(f"a string of {len(value)} characters holding a shape the scan refuses (a credential)")
     return value
 
 
@@ -61,6 +67,8 @@ def artifact(value: Any) -> Any:
         return withheld("id is not 1 to 1024 UTF-8 bytes without control characters or spaces")
     if not isinstance(version, str) or ARTIFACT_VERSION.fullmatch(version) is None:
         return withheld("version is not MAJOR.MINOR.PATCH")
+    if flagged_values([ident]):
+        return withheld("id holds a shape the scan refuses (a credential)")
     return {"id": ident, "version": version}
 
 

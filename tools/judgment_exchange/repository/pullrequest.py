@@ -4,10 +4,13 @@ and `--base auto`: the merge base with the upstream default branch (CONTRIBUTING
 
 from __future__ import annotations
 
-from ..gitfail import reason
+import re
 from dataclasses import dataclass
 
+from ..catalog import documents as docs
+from ..gitfail import reason
 from ..refusal import Refusal
+from ..tree import MISSING, GitTree, Tree, TreeError
 
 AUTO = "auto"
 
@@ -96,24 +99,172 @@ def touched_entries(repository: str, base: str, commit: str | None = None) -> li
     return _touched(changed_paths(repository, base, commit))
 
 
-def compare(repository: str, base: str, commit: str | None = None) -> tuple[list[str], bool]:
-    """`touched_entries`, and whether the change moves the verifier pin (verifier-pin.json added, changed
-    or removed; docs/verifier-pin.md), from one comparison with the base."""
-    names = changed_paths(repository, base, commit)
-    return _touched(names), PIN in names
-
-
 def _touched(names: list[str]) -> list[str]:
     ids = set()
     for name in names:
         parts = name.split("/")
         if len(parts) >= 4 and parts[0] == "entries":
             ids.add(f"{parts[1]}.{parts[2]}")
+    return _sorted(ids)
+
+
+def _sorted(ids) -> list[str]:
     return sorted(ids, key=lambda i: i.encode("utf-8", "surrogateescape"))
 
 
 PIN = "verifier-pin.json"
+MANIFEST = "manifest.json"
+SKIPS = "skips.json"
+LEDGER = "releases.json"
 
+# --- what a pull request changes, by kind of file (issue #16 items 2, 3; docs/trust.md) ----------------
+
+ENTRY, ROWS, ACKS, LEDGER_FILE, PIN_FILE, GATE, ENTRIES_AREA, OTHER = (
+    "entry", "manifest", "skips", "ledger", "pin", "gate", "entries", "other")
+
+GATE_DIRECTORIES = ("tools", "tests", "benchmarks", "conformance", ".ci", ".github", "docs/demo-catalog")
+"""The gate's own directories: its code, its tests and their cases, its benchmarks, the conformance kit,
+the demonstration catalog its tests hold, CI and the workflows (docs/trust.md, "Gate files")."""
+
+GATE_FILES = frozenset({"docs/codes.md", "pyproject.toml", "setup.py", "setup.cfg", "conftest.py", PIN,
+                        "CODEOWNERS", "docs/CODEOWNERS", ".gitattributes"})
+"""The gate's own files at fixed places: the generated code table, the build and its configuration, the
+pinned verifier, the owners file (GitHub reads it at the root, docs/ or .github/), how git stores files."""
+
+_LOCK = re.compile(r"(requirements|constraints)[^/]*\.(txt|in|lock)|[^/]+\.lock|pylock(\.[^/]+)?\.toml"
+                   r"|Pipfile(\.lock)?")
+"""A lock or requirements file at the root (pip-compile's, pip's, PEP 751's, Pipenv's)."""
+
+
+def is_gate_file(path: str) -> bool:
+    """Whether a repository path is one of the gate's own files (GATE_DIRECTORIES, GATE_FILES, a lock or
+    requirements file at the root, a .gitattributes anywhere: it decides the bytes a checkout holds)."""
+    if path in GATE_FILES or path.rsplit("/", 1)[-1] == ".gitattributes":
+        return True
+    if any(path == d or path.startswith(d + "/") for d in GATE_DIRECTORIES):
+        return True
+    return "/" not in path and _LOCK.fullmatch(path) is not None
+
+
+def kind_of(path: str) -> str:
+    """The kind of a changed repository path: an entry's file, manifest.json, skips.json, the ledger,
+    the verifier pin, a gate file, something else under entries/ (the gate's own refusal names it), or
+    another file of the repository (its documents)."""
+    parts = path.split("/")
+    if parts[0] == "entries" and len(parts) >= 4:
+        return ENTRY
+    named = {MANIFEST: ROWS, SKIPS: ACKS, LEDGER: LEDGER_FILE, PIN: PIN_FILE}.get(path)
+    if named is not None:
+        return named
+    if is_gate_file(path):
+        return GATE
+    if parts[0] == "entries" and path != "entries/README.md":
+        return ENTRIES_AREA
+    return OTHER
+
+
+@dataclass(frozen=True)
+class Change:
+    """A pull request against its base (issue #16 items 2, 3): the paths it changes, the entries whose
+    directory, manifest row or skips.json items it changes, the acknowledgements it removes, whether
+    it removes skips.json or moves the verifier pin, and the gate files and other files it changes."""
+
+    paths: tuple[str, ...] = ()
+    directories: tuple[str, ...] = ()
+    rows: tuple[str, ...] = ()
+    items: frozenset[tuple[str, str]] = frozenset()
+    removed: frozenset[tuple[str, str]] = frozenset()
+    skips_removed: bool = False
+    pin_moved: bool = False
+    gate_files: tuple[str, ...] = ()
+    other_files: tuple[str, ...] = ()
+
+    @property
+    def acknowledged(self) -> list[str]:
+        """The entries whose skips.json items the change adds, changes or removes."""
+        return _sorted({entry for entry, _ in self.items})
+
+    @property
+    def touched(self) -> list[str]:
+        """Every entry the change touches: its directory, its manifest row or its skips.json items."""
+        return _sorted(set(self.directories) | set(self.rows) | set(self.acknowledged))
+
+    @property
+    def removal_only(self) -> list[str]:
+        """Entries whose only change is acknowledgements removed (no directory, row, added or changed item)."""
+        kept = {entry for entry, _ in self.items - self.removed} | set(self.directories) | set(self.rows)
+        return _sorted({entry for entry, _ in self.removed} - kept)
+
+    def counted(self) -> list[str]:
+        """The entries the repository's rules count: every touched entry, except that a change moving the
+        verifier pin may remove the acknowledgements its new reader makes stale (docs/trust.md)."""
+        if not self.pin_moved:
+            return self.touched
+        spared = set(self.removal_only)
+        return [e for e in self.touched if e not in spared]
+
+
+def _rows(tree: Tree) -> dict[str, object] | None:
+    """manifest.json's rows by id, as read strictly (None when it is absent or not an array of rows)."""
+    read = docs.read_json(tree, MANIFEST, docs.MANIFEST_BOUND)
+    if read.refusal is not None or not isinstance(read.value, list):
+        return None
+    return {row["id"]: row for row in read.value if isinstance(row, dict) and isinstance(row.get("id"), str)}
+
+
+def _items(tree: Tree) -> dict[tuple[str, str], object] | None:
+    """skips.json's items by (entry, fixture), as read strictly ({} when the file is absent, None when it
+    is not an array)."""
+    if tree.stat(SKIPS).kind == MISSING:
+        return {}
+    read = docs.read_json(tree, SKIPS, docs.MIB)
+    if read.refusal is not None or not isinstance(read.value, list):
+        return None
+    return {(item["entry"], item["fixture"]): item for item in read.value
+            if isinstance(item, dict) and isinstance(item.get("entry"), str) and isinstance(item.get("fixture"), str)}
+
+
+def _differing(before: dict | None, after: dict | None) -> set:
+    """The keys whose value differs between two readings; none when either cannot be read (the file's own
+    refusal fails the gate then, and an entry it cannot hold by its pins gets every check)."""
+    if before is None or after is None:
+        return set()
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+
+
+def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -> Change:
+    """What the change (`tree`, at `commit` or the working tree) changes against `base`, from one
+    comparison of paths with their merge base and, where manifest.json or skips.json changed, their rows
+    and items read from both sides (raises BaseUnreadable when the base cannot be read)."""
+    names, point = _changes(repository, base, commit)
+    kinds = {name: kind_of(name) for name in names}
+    rows: set[str] = set()
+    items: set[tuple[str, str]] = set()
+    removed: frozenset[tuple[str, str]] = frozenset()
+    skips_removed = False
+    if ROWS in kinds.values() or ACKS in kinds.values():
+        try:
+            before = GitTree(repository, point)
+        except TreeError as exc:
+            raise BaseUnreadable(f"{base}: cannot be read ({exc})") from exc
+        if ROWS in kinds.values():
+            rows = _differing(_rows(before), _rows(tree))
+        if ACKS in kinds.values():
+            old, new = _items(before), _items(tree)
+            items = _differing(old, new)
+            removed = frozenset(pair for pair in items if pair not in (new or {}))
+            skips_removed = before.stat(SKIPS).kind != MISSING and tree.stat(SKIPS).kind == MISSING
+    return Change(
+        paths=tuple(names),
+        directories=tuple(_touched([n for n in names if kinds[n] == ENTRY])),
+        rows=tuple(_sorted(rows)),
+        items=frozenset(items),
+        removed=removed,
+        skips_removed=skips_removed,
+        pin_moved=PIN in kinds,
+        gate_files=tuple(n for n in names if kinds[n] == GATE),
+        other_files=tuple(n for n in names if kinds[n] == OTHER),
+    )
 
 
 def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
@@ -127,27 +278,86 @@ def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
                    "Compatibility moves the pin by its own pull request: split it")
 
 
+def _listed(paths: tuple[str, ...], most: int = 3) -> str:
+    """A few of the changed paths, each cut to its nearest safe parent (quoting.path_text), and how many more."""
+    from ..quoting import path_text
+
+    shown = ", ".join(path_text(p) for p in paths[:most])
+    return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")
+
+
+def gate_refusal(change: Change, base: str) -> Refusal | None:
+    """Gate changes travel alone (issue #16 item 2): a change to the gate's own files touches no entry, no
+    manifest row and no skips.json item. (The verifier pin keeps its own code, verifier-pin-moved-with-entry.)"""
+    touched = change.counted()
+    if not change.gate_files or not touched:
+        return None
+    return Refusal("gate-change-with-entry", None,
+                   f"this change alters {len(change.gate_files)} of the gate's own files against {base} "
+                   f"({_listed(change.gate_files)}) and also touches {len(touched)} "
+                   f"entr{'y' if len(touched) == 1 else 'ies'} ({', '.join(touched)}): a change to the gate is "
+                   "reviewed alone; split it into a pull request for the gate and one for the entry (docs/trust.md)")
+
+
+def other_files_refusal(change: Change, base: str) -> Refusal | None:
+    """A pull request that touches an entry changes nothing but that entry's directory, its manifest row
+    and its own skips.json items (issue #16 item 2): any other file of the repository is refused."""
+    touched = change.counted()
+    if not change.other_files or not touched:
+        return None
+    return Refusal("entry-change-with-other-file", None,
+                   f"this change touches the entry {', '.join(touched)} and also changes "
+                   f"{len(change.other_files)} other file(s) of the repository against {base} "
+                   f"({_listed(change.other_files)}): a pull request for an entry changes only its directory, "
+                   "its manifest row and its own skips.json items; move the other change to a pull request "
+                   "of its own (docs/trust.md)")
+
+
+def skips_removed_refusal(change: Change, base: str) -> Refusal | None:
+    """Once the base holds skips.json, a pull request may not remove it (issue #16 item 3): the file turns
+    the acknowledgement rule on, and removing it would turn the rule off unreviewed."""
+    if not change.skips_removed:
+        return None
+    return Refusal("skips-file-removed", SKIPS,
+                   f"{base} holds skips.json and this change removes it, which would switch off the rule that "
+                   "every skip is acknowledged (docs/skips.md); restore skips.json from the base "
+                   f"(git checkout {base} -- skips.json) and remove only the items the change makes stale")
+
+
 def changed_paths(repository: str, base: str, commit: str | None = None) -> list[str]:
-    """Repository-relative paths that differ between `base` and `commit`, or, with no commit, the
-    working tree (untracked files included)."""
+    """Repository-relative paths the change (`commit`, or with no commit the working tree, untracked files
+    included) makes against `base`: against their merge base, as a pull request's "Files changed"
+    (a commit on `base` since the change branched is not the change's)."""
+    return _changes(repository, base, commit)[0]
+
+
+def _changes(repository: str, base: str, commit: str | None) -> tuple[list[str], str]:
+    """`changed_paths`, and the merge base of `base` and the change that the paths are compared against."""
     import git
 
     try:
         repo = git.Repo(repository)
         try:
             repo.commit(base)
+            bases = repo.merge_base(base, commit or "HEAD")
+            if not bases:
+                raise BaseUnreadable(f"{base}: the change shares no history with it; branch from the base "
+                                     "(git switch -c NAME BASE) or name another --base")
+            point = bases[0].hexsha
             if commit is None:
-                names = repo.git.diff("--name-only", "-z", "--no-renames", base).split("\0")
+                names = repo.git.diff("--name-only", "-z", "--no-renames", point).split("\0")
                 # untracked files, not ignored, by their exact names (-z: no quoting to undo); git status would
                 # also refresh every tracked file's stat, which the diff above has already compared
                 names += repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
             else:
-                names = repo.git.diff("--name-only", "-z", "--no-renames", base, commit).split("\0")
+                names = repo.git.diff("--name-only", "-z", "--no-renames", point, commit).split("\0")
         finally:
             repo.close()
+    except BaseUnreadable:
+        raise
     except Exception as exc:  # GitPython raises several types for a bad revision or repository
         raise BaseUnreadable(f"{base}: cannot be compared ({reason(exc)})") from exc
-    return [name for name in names if name]
+    return [name for name in names if name], point
 
 
 def one_entry_refusal(touched: list[str], base: str) -> Refusal | None:

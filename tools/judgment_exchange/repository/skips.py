@@ -108,6 +108,15 @@ def _unacknowledged(skip: Skip) -> Refusal:
                    "saying why the catalog accepts it (docs/skips.md)", skip.entry)
 
 
+def _left_note(skip: Skip) -> str:
+    """The note for an acknowledgement a pin move removes while the base's reader still skips its fixture."""
+    entry = _named(skip.entry, grammar.ENTRY_ID) or "(an entry outside the id grammar)"
+    fixture = _named(skip.fixture, grammar.FIXTURE_NAME) or "(a name outside the grammar)"
+    return (f"the acknowledgement of fixture {fixture} of {entry} is removed with the verifier pin's move, and the "
+            f"base's reader still skips it ({skip.reason}): the moved reader decides it; check with exchange check "
+            "--base BASE --pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
+
+
 def _stale_reason(pair: tuple[str, str], checks: dict[str, EntryCheck]) -> str | None:
     """Why an acknowledgement that matches no skip is stale, or None when its fixture could not be replayed
     (the entry is refused for that, and the acknowledgement is not judged)."""
@@ -123,9 +132,12 @@ def _stale_reason(pair: tuple[str, str], checks: dict[str, EntryCheck]) -> str |
     return None
 
 
-def acknowledge(tree: Tree, checks: list[EntryCheck], report: Report, entries: list[str]) -> None:
+def acknowledge(tree: Tree, checks: list[EntryCheck], report: Report, entries: list[str],
+                left: frozenset[tuple[str, str]] = frozenset()) -> None:
     """Hold the report's skips to skips.json (when the catalog has one): each skip acknowledged, each
-    acknowledgement current. `entries` is the gate's --entry filter (empty: every entry)."""
+    acknowledgement current. `entries` is the gate's --entry filter (empty: every entry). `left` are the
+    acknowledgements a change moving the verifier pin removes, judged under the base's reader: their
+    skips are noted, not refused, for the moved reader decides them (docs/trust.md, "Moving the pin")."""
     acks = read_acknowledgements(tree)
     report.refusals += acks.refusals
     if not acks.present:
@@ -134,7 +146,13 @@ def acknowledge(tree: Tree, checks: list[EntryCheck], report: Report, entries: l
     report.skipped = [replace(s, acknowledged=acks.valid and (s.entry, s.fixture) in pairs) for s in report.skipped]
     if not acks.valid:
         return
-    report.refusals += [_unacknowledged(s) for s in report.skipped if not s.acknowledged]
+    for skip in report.skipped:
+        if skip.acknowledged:
+            continue
+        if (skip.entry, skip.fixture) in left:
+            report.notes.append(_left_note(skip))
+        else:
+            report.refusals.append(_unacknowledged(skip))
     skipped = {(s.entry, s.fixture) for s in report.skipped}
     by_id = {c.id: c for c in checks}
     for pair in acks.items:

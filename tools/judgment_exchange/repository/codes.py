@@ -1,0 +1,85 @@
+"""The repository's rules' codes (RFC 0019 §§4, 6, Compatibility; issue #16; docs/trust.md): a pull request
+against its base, its sign-off, the skip acknowledgements and the pinned verifier.
+
+Add a code as `"code": Code(section, meaning, fix, command)`; `python -m judgment_exchange.codes --write`
+regenerates docs/codes.md from these records (tests/test_codes.py fails while it is stale).
+"""
+
+from ..coderecord import Code
+
+RECORDS: dict[str, Code] = {
+    "one-entry-per-pull-request": Code(
+        "RFC 0019 §6: one entry per pull request (exchange check --base)",
+        "The change against the base touches more than one entry.",
+        "Split the change into one pull request per entry.",
+    ),
+    "gate-change-with-entry": Code(
+        "issue #16 item 2: gate changes travel alone (docs/trust.md, 'Gate files'; exchange check --base)",
+        "The change against the base alters the gate's own files (its code, tests, benchmarks, CI, workflows, "
+        "build, lock, owners or attributes files, the demonstration catalog, docs/codes.md) and also touches an "
+        "entry, a manifest row or a skips.json item.",
+        "Split it: the gate's change in a pull request of its own, reviewed by the maintainers, and the entry's "
+        "in another.",
+    ),
+    "entry-change-with-other-file": Code(
+        "issue #16 item 2: a pull request for an entry changes only that entry (docs/trust.md; exchange check --base)",
+        "The change touches an entry and also changes another file of the repository (a document, the README), "
+        "outside the entry's directory, its manifest row and its own skips.json items.",
+        "Move the other file's change to a pull request of its own.",
+    ),
+    "base-unreadable": Code(
+        "interfaces.md --base: the pull request's base revision cannot be read",
+        "The --base revision cannot be resolved or read.",
+        "Fetch the base branch (git fetch) and pass a revision that resolves.",
+    ),
+    "signoff-missing": Code(
+        "RFC 0019 §6 Contributions: a DCO sign-off on every commit (exchange signoff; CONTRIBUTING.md)",
+        "A non-merge commit of the pull request has no Signed-off-by trailer naming its author's email.",
+        "Sign off each commit named as its author: git rebase --signoff BASE, then git push --force-with-lease.",
+    ),
+    "skip-unacknowledged": Code(
+        "RFC 0019 §4 'A fixture the verifier cannot recompute', held stricter: docs/skips.md",
+        "A fixture is held by its digests only (kind-unread or version-unread) and the catalog's skips.json "
+        "does not acknowledge it.",
+        "Review why the fixture cannot be recomputed; if the catalog accepts it, add {entry, fixture, why} for "
+        "it to skips.json in the same pull request (docs/skips.md).",
+    ),
+    "skip-acknowledgement-stale": Code(
+        "docs/skips.md: an acknowledgement names a current skip",
+        "skips.json acknowledges a fixture that is not skipped: no such entry or fixture, or it was replayed.",
+        "Remove the acknowledgement from skips.json; acknowledge a skip only once the gate reports it.",
+    ),
+    "skips-malformed": Code(
+        "docs/skips.md: skips.json's closed form",
+        "skips.json is not a JSON array of distinct {entry, fixture, why} in entry, fixture byte order, "
+        "within its bounds.",
+        "Correct skips.json to the form docs/skips.md gives ([] when nothing is skipped).",
+    ),
+    "skips-file-removed": Code(
+        "issue #16 item 3: once the base holds skips.json, a pull request keeps it (docs/skips.md; exchange check "
+        "--base)",
+        "The base holds skips.json and the change removes it, which would switch the acknowledgement rule off.",
+        "Restore skips.json from the base (git checkout BASE -- skips.json) and remove only the items the change "
+        "makes stale.",
+    ),
+    "verifier-pin-malformed": Code(
+        "RFC 0019 §4 (the verifier 'at the specification commit the repository's CI pins'); docs/verifier-pin.md",
+        "verifier-pin.json is not one object of exactly pinVersion 1, reader (a §3 reader locator) and run (the "
+        "reader's argv template), within 64 KiB, read strictly; or it is not a regular file.",
+        "Correct verifier-pin.json to the form docs/verifier-pin.md gives, in a pull request that moves the pin "
+        "alone.",
+    ),
+    "verifier-fetch-failed": Code(
+        "RFC 0019 §4: the pinned reader fetched at its commit (exchange verifier fetch; docs/verifier-pin.md)",
+        "exchange verifier fetch: the pin names an abbreviated commit, or the specification's repository holds "
+        "no such commit, or no file at the locator's path at that commit.",
+        "Name the reader's full 40-hex commit and its path as the specification's history holds them, in a pull "
+        "request that moves the pin alone.",
+    ),
+    "verifier-pin-moved-with-entry": Code(
+        "RFC 0019 Compatibility: 'moves its pin, by its own pull request' (exchange check --base)",
+        "The change against the base moves the verifier pin (changes verifier-pin.json) and also touches an entry.",
+        "Move the pin in a pull request of its own; change the entry in another (an entry the moved verifier "
+        "answers otherwise is decided on the pin's pull request).",
+    ),
+}
