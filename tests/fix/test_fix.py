@@ -289,7 +289,7 @@ def test_new_then_human_parts_then_fix_passes_the_gate(tmp_path, capsys):
     the reference's dialectVersion; `exchange fix` pins the document; `exchange fixture add` records a
     real Runner export; the person writes the human parts; `exchange fix`; and the gate passes, replay
     included. No digest is written by hand."""
-    from judgment_exchange.catalog.jsonedit import replace_member
+    from judgment_exchange.authoring.jsonedit import replace_member
     from judgment_exchange.jsonstrict import Number
 
     from ..support.catalog import EXPORTS, runner_export

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from judgment_exchange.catalog.jsonedit import JsonEditError, PointerNotFound, insert_member, replace_member
+from judgment_exchange.authoring.jsonedit import JsonEditError, PointerNotFound, insert_member, replace_member
 from judgment_exchange.jsonstrict import Bounds, Number, loads
 
 PRETTY = (b'{\n  "entryVersion": 3,\n  "score": 1.50,\n  "dialect": {\n    "path": "dialect.json",\n'

@@ -1,4 +1,4 @@
-"""catalog/recording.py: a Runner run export read strictly, to a Recording or a named refusal."""
+"""authoring/recording.py: a Runner run export read strictly, to a Recording or a named refusal."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from judgment_exchange.catalog.recording import (Recording, RecordingRefusal, default_name, read_export,
+from judgment_exchange.authoring.recording import (Recording, RecordingRefusal, default_name, read_export,
                                                  read_profiles, valid_name)
 
 from .exports import NAMES, preparation_form_stdlib, run_bytes, run_json

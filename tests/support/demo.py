@@ -9,7 +9,7 @@ Where the data comes from:
 
 - the two Runner exports (tests/vectors/runner-exports/, verbatim): each becomes a kind-dialect entry
   the contributor's way, through `exchange new PUBLISHER.NAME --from-run RUN_EXPORT`
-  (catalog/scaffold.py's `scaffold_from_run`, which replays the fixture before writing anything), then
+  (authoring/scaffold.py's `scaffold_from_run`, which replays the fixture before writing anything), then
   its human parts written here. They hold the Runner's own mapping, case, acquisitions, trusted
   profiles and recorded preparation; tests/test_demo_catalog.py holds them to the export independently
   (mappingDigest, packId and packDigest, the preparation canonicalised by the standard library). These
@@ -114,9 +114,9 @@ def _kinds(document: dict) -> list[str]:
 
 
 def runner_entry(entry_id: str, export_name: str, fixture: str, title: str, description: str, shows: str) -> Entry:
-    """A kind-dialect entry made the contributor's way: `exchange new --from-run` (catalog/scaffold.py's
+    """A kind-dialect entry made the contributor's way: `exchange new --from-run` (authoring/scaffold.py's
     `scaffold_from_run`, which replays the fixture before writing), then the human parts written."""
-    from judgment_exchange.catalog.scaffold import scaffold_from_run
+    from judgment_exchange.authoring.scaffold import scaffold_from_run
 
     e = Entry(entry_id, title, description, shows, f"the Runner export `{export_name}` "
               f"(tests/vectors/runner-exports/), made into this entry by `exchange new {entry_id} --from-run`")

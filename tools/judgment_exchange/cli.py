@@ -243,7 +243,7 @@ def _write_file(path: str, data: bytes) -> None:
 
 
 def cmd_manifest(args: argparse.Namespace) -> int:
-    from .catalog.fix import entry_checks, pinnable
+    from .authoring.fix import entry_checks, pinnable
     from .catalog.manifest import compute_row, write_manifest
     from .tree import TreeError, WorkingTree
 
@@ -297,8 +297,8 @@ def cmd_manifest(args: argparse.Namespace) -> int:
 
 
 def cmd_fix(args: argparse.Namespace) -> int:
-    """exchange fix: every derived pin recomputed from the files (catalog/fix.py, docs/fix.md)."""
-    from .catalog.fix import MANIFEST, plan_fix
+    """exchange fix: every derived pin recomputed from the files (authoring/fix.py, docs/fix.md)."""
+    from .authoring.fix import MANIFEST, plan_fix
     from .tree import TreeError, WorkingTree
 
     catalog = catalog_dir(args, "fix")
@@ -394,8 +394,8 @@ def _stopped(command: str, stop) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .catalog.fixture_add import Stop
-    from .catalog.scaffold import scaffold, scaffold_from_run
+    from .authoring.fixture_add import Stop
+    from .authoring.scaffold import scaffold, scaffold_from_run
 
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if args.from_run is None and (args.kind is None or args.profiles is not None or args.name is not None):
@@ -430,7 +430,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_fixture_add(args: argparse.Namespace) -> int:
-    from .catalog.fixture_add import Stop, add_fixture
+    from .authoring.fixture_add import Stop, add_fixture
 
     try:
         outcome = add_fixture(args.entry_dir, args.run_export, args.name, args.profiles, args.replace)

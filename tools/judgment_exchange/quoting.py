@@ -350,7 +350,7 @@ def schema_words() -> frozenset[str]:
     own, and may be shown."""
     root = Path(__file__).resolve().parent
     words: set[str] = set()
-    for package in ("dialect", "verifier", "catalog", "history", "repository"):
+    for package in ("dialect", "verifier", "catalog", "history", "repository", "authoring"):
         for source in sorted((root / package).glob("*.py")):
             for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORD.fullmatch(node.value):

@@ -19,8 +19,8 @@ from .. import dialect as dialect_form
 from ..canon import CanonError, canon, canonical_digest, digest
 from ..dialect.sources import BINDING, RESEARCH_BINDING
 from ..jsonstrict import Bounds, JsonRefusal, loads
-from . import documents as docs
-from . import grammar
+from ..catalog import documents as docs
+from ..catalog import grammar
 from .recording import (MAX_EXPORT, MAX_PROFILES, MAX_RECORD, Recording, RecordingRefusal, default_name,
                         read_export, read_profiles, valid_name)
 
@@ -270,7 +270,7 @@ def recordable(catalog: str, rel: str):
     """The entry's directory check, when the entry can take a fixture: kind dialect, an input document
     that passes its form and reference checks, and a fixtures array in entry.json."""
     from ..tree import WorkingTree
-    from .directory import check_entry_directory
+    from ..catalog.directory import check_entry_directory
 
     check = check_entry_directory(WorkingTree(catalog), rel)
     if check.entry is None:
@@ -364,7 +364,7 @@ def write_fixture(fixtures_dir: str, plan_: Plan, replace: bool) -> None:
 def manifest_with_row(current: bytes, row: dict) -> bytes | None:
     """manifest.json's bytes with the row of `row`'s id replaced (or added), every other row kept, written
     as `exchange manifest --write` writes the file; None when the current file cannot be read as rows."""
-    from .manifest import write_manifest
+    from ..catalog.manifest import write_manifest
 
     try:
         rows = loads(current, Bounds(max_bytes=docs.MANIFEST_BOUND))
@@ -381,8 +381,8 @@ def manifest_with_row(current: bytes, row: dict) -> bytes | None:
 def update_manifest(catalog: str, rel: str) -> str:
     """Recompute the entry's manifest row from its files (catalog/manifest.compute_row) and write it."""
     from ..tree import WorkingTree
-    from .directory import check_entry_directory
-    from .manifest import compute_row
+    from ..catalog.directory import check_entry_directory
+    from ..catalog.manifest import compute_row
 
     check = check_entry_directory(WorkingTree(catalog), rel)
     path = os.path.join(catalog, "manifest.json")

@@ -15,10 +15,10 @@ import shutil
 
 from ..canon import CanonError, canon, canonical_digest, is_digest
 from ..jsonstrict import integer
-from . import grammar
+from ..catalog import grammar
 from . import placeholders as ph
-from .directory import entry_path
-from .entry import ASSERTION
+from ..catalog.directory import entry_path
+from ..catalog.entry import ASSERTION
 
 
 def _dump(value: object) -> bytes:

@@ -4,7 +4,7 @@ The pins are the members a person never writes: each entry's `dialect.digest` (t
 of dialect.json) and `output.digest` (of output.json), each fixture's `preparationDigest` (sha256 over
 preparation.json's stored bytes), a named-format document's `artifact` pair (its root id and
 version), and every manifest row (as `exchange manifest --write`). Everything else in entry.json
-keeps its bytes: the pins are edited in place (catalog/jsonedit.py); documents, fixture files and
+keeps its bytes: the pins are edited in place (authoring/jsonedit.py); documents, fixture files and
 the members a person writes are never touched.
 
 Nothing is written when any entry directory is wrong in a way a pin cannot fix: `plan_fix` returns
@@ -23,13 +23,13 @@ from ..canon import CanonError, canonical_digest, digest, is_digest
 from ..jsonstrict import well_formed
 from ..refusal import Refusal
 from ..tree import FILE, Node, TooLarge, Tree, TreeError
-from . import documents as docs
-from .directory import EntryCheck, check_entry_directory
-from .gate import entry_directories
-from .grammar import ENTRY_ID
+from ..catalog import documents as docs
+from ..catalog.directory import EntryCheck, check_entry_directory
+from ..catalog.gate import entry_directories
+from ..catalog.grammar import ENTRY_ID
 from .jsonedit import JsonEditError, insert_member, replace_member
-from .manifest import compute_row, write_manifest
-from .reference import artifact_problem
+from ..catalog.manifest import compute_row, write_manifest
+from ..catalog.reference import artifact_problem
 
 MANIFEST = "manifest.json"
 
