@@ -1,0 +1,70 @@
+"""The `exchange` command (shared/design/interfaces.md): text for people, one JSON object for machines.
+
+A thin layer: each user's commands parse their arguments, call the package and print (contributor.py,
+maintainer.py, consumer.py); common.py holds what they share, report.py the gate's report.
+Exit statuses follow the organisation's runtime: 0 pass, 1 refusal, 3 bad invocation, 4 I/O failure
+(`exchange verify` keeps dialect §11's 0/1/2/3).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Sequence
+
+from . import consumer, contributor, maintainer
+from .common import IO, PASS, REFUSED, USAGE, Parser
+from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
+
+__all__ = ["main", "build_parser", "PASS", "REFUSED", "USAGE", "IO"]
+
+
+def build_parser():
+    """`exchange` and its subcommands, each user's from its own module."""
+    parser = Parser(prog="exchange", description="The Judgment Exchange catalog's gate and tools (RFC 0019).")
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, required=True)
+    contributor.register(sub)
+    maintainer.register(sub)
+    consumer.register(sub)
+    maintainer.register_verifier(sub)
+    contributor.register_verify(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        status = _dispatch(argv)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, never at interpreter exit
+    except BrokenPipeError:
+        return _closed_pipe(3 if argv[:1] == ["verify"] else IO)
+    return status
+
+
+def _dispatch(argv: list[str]) -> int:
+    if argv[:1] == ["verify"]:
+        from ..verifier.program import main as verify_main
+
+        return verify_main(argv[1:])
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return args.run(args)
+
+
+def _closed_pipe(status: int) -> int:
+    """The reader closed standard output (`exchange ... | head -1`): end quietly, no traceback, with the
+    I/O status (the output could not be written whole; `verify` keeps §11's 3). Standard output is
+    pointed at /dev/null so the interpreter's last flush cannot raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # a replaced sys.stdout (a test's capture) has no descriptor
+        pass
+    return status
+

@@ -1,0 +1,112 @@
+"""What every `exchange` command shares (shared/design/interfaces.md): exit statuses, the parser that
+makes a bad invocation exit 3, finding the catalog, text safe for a terminal, one JSON object.
+
+Exit statuses follow the organisation's runtime: 0 pass, 1 refusal, 3 bad invocation, 4 I/O failure
+(`exchange verify` keeps dialect §11's 0/1/2/3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+import os
+import stat
+import sys
+import tempfile
+import unicodedata
+
+PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # bad invocation is exit 3, never argparse's 2
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        raise SystemExit(USAGE)
+
+
+def find_catalog(start: str | None = None) -> str:
+    """The nearest directory at or above `start` (the working directory) holding manifest.json."""
+    here = os.path.abspath(start or os.getcwd())
+    probe = here
+    while True:
+        if os.path.isfile(os.path.join(probe, "manifest.json")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return here
+        probe = parent
+
+
+def catalog_dir(args: argparse.Namespace, command: str) -> str | None:
+    """The catalog a command works on (--catalog, else the nearest directory holding manifest.json);
+    None, having said so on standard error, when it is not a directory (exit 4)."""
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    if not os.path.isdir(catalog):
+        print(f"exchange {command}: {safe(catalog)}: no such directory", file=sys.stderr)
+        return None
+    return catalog
+
+
+def safe(text: object) -> str:
+    """Text for a terminal: control, format (bidi) and line-separator characters written escaped, so
+    no file name can forge a line of the report."""
+    out = []
+    for c in str(text):
+        category = unicodedata.category(c)
+        if category == "Cs":
+            out.append(f"\\u{ord(c):04x}")
+        elif category in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(c.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def emit_json(value: dict) -> None:
+    """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
+
+
+def resolve_base(command: str, base: str | None, catalog: str) -> tuple[str | None, str | None]:
+    """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
+    note saying how it was found; any other value as given. (None, None) after printing why auto failed."""
+    from ..repository.pullrequest import AUTO, BaseUnresolved, resolve_auto
+
+    if base != AUTO:
+        return base, None
+    try:
+        auto = resolve_auto(catalog)
+    except BaseUnresolved as exc:
+        print(f"{command}: --base auto: {safe(exc)}", file=sys.stderr)
+        return None, None
+    return auto.commit, auto.describe()
+
+
+def workers(text: str) -> int:
+    """`--workers N`: a whole number from 1 to 64."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError("a whole number of processes from 1 to 64")
+    return int(text)
+
+
+def write_file(path: str, data: bytes) -> None:
+    """Replace a regular file (or create it) without following a symlink: a temporary file beside it,
+    then an atomic rename; anything but a regular file there is refused (OSError)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EPERM,
+                                "not a regular file; nothing written", path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+

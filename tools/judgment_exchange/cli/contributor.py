@@ -1,0 +1,372 @@
+"""The contributor's commands (CONTRIBUTING.md): the gate (`check`, which CI runs too), the sign-off,
+scaffolding an entry, fixtures from recordings, the derived pins, digests, the form check alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+
+from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, resolve_base, safe, \
+    workers, write_file
+from .report import emit_github, print_text
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+    from ..tree import WorkingTree
+
+    from ..catalog.grammar import release_key
+
+    if args.release_tag is not None and release_key(args.release_tag) is None:
+        print(f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
+        return USAGE
+    catalog = catalog_dir(args, "check")
+    if catalog is None:
+        return IO
+    if args.pin is not None and args.base is None:
+        print("exchange check: --pin chooses whose pin replays a pull request: give --base too", file=sys.stderr)
+        return USAGE
+    base, auto_note = resolve_base("exchange check", args.base, catalog)
+    if base is None and args.base is not None:
+        return USAGE
+    options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
+                          release_tag=args.release_tag, repository=catalog, workers=args.workers,
+                          pin=args.pin or "base")
+    try:
+        report = check_catalog(WorkingTree(catalog), options)
+    except CatalogUnreadable as exc:
+        print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
+        return IO
+    if auto_note:
+        report.notes.insert(0, auto_note)
+    if args.format == "json":
+        emit_json(report.as_json())
+    elif args.format == "github":
+        return emit_github(report, catalog)
+    else:
+        print_text(report, catalog)
+    return PASS if report.passed else REFUSED
+
+
+def cmd_signoff(args: argparse.Namespace) -> int:
+    """exchange signoff: a DCO sign-off on every non-merge commit in BASE..HEAD (repository/signoff.py)."""
+    from ..repository.pullrequest import BaseUnresolved
+    from ..repository.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
+    from ..codes import fix_text
+
+    catalog = catalog_dir(args, "signoff")
+    if catalog is None:
+        return IO
+    try:
+        report = check_signoff(catalog, args.base)
+    except RepositoryUnreadable as exc:
+        print(f"exchange signoff: {safe(exc)}", file=sys.stderr)
+        return IO
+    except (BaseUnresolved, HeadUnborn) as exc:
+        print(f"exchange signoff: {'--base auto: ' if isinstance(exc, BaseUnresolved) else ''}{safe(exc)}",
+              file=sys.stderr)
+        return USAGE
+    if args.format == "json":
+        emit_json(report.as_json())
+        return PASS if report.passed else REFUSED
+    if args.format == "github":
+        from ..annotations import escape_data, escape_property
+
+        for refusal, _ in report.refusals:
+            print(f"::error title={escape_property(refusal.code)}::{escape_data(refusal.detail)}")
+    print(f"exchange signoff: {safe(catalog)}")
+    for note in report.notes:
+        print(f"note: {safe(note)}")
+    if report.base:
+        print(f"range: {report.base}..{report.head}")
+    print(f"commits: {report.commits} checked, {report.merges} merge(s) not checked")
+    for refusal, _ in report.refusals:
+        print(f"refused {refusal.code}: {safe(refusal.detail)}")
+    for code in dict.fromkeys(refusal.code for refusal, _ in report.refusals):
+        print(f"  fix ({code}): {fix_text(code)}")
+    if report.base and any(commit for _, commit in report.refusals):
+        print(f"  here: git rebase --signoff {report.base} && git push --force-with-lease")
+    print(f"result: {'pass' if report.passed else f'fail ({len(report.refusals)} refusal(s))'}")
+    return PASS if report.passed else REFUSED
+
+
+def cmd_manifest(args: argparse.Namespace) -> int:
+    from ..authoring.fix import entry_checks, pinnable
+    from ..catalog.manifest import compute_row, write_manifest
+    from ..tree import TreeError, WorkingTree
+
+    catalog = catalog_dir(args, "manifest")
+    if catalog is None:
+        return IO
+    tree = WorkingTree(catalog)
+    try:
+        checks = entry_checks(tree)
+    except TreeError as exc:
+        print(f"exchange manifest: {exc}", file=sys.stderr)
+        return IO
+    from ..quoting import path_text  # a directory name outside its grammar is not repeated
+
+    unreadable = [c for c in checks if not pinnable(c)]
+    for c in unreadable:
+        print(f"exchange manifest: {safe(path_text(c.path))}: not an entry a row can pin (a readable entry.json with its "
+              "kind, under a directory named by an id); fix the entry first", file=sys.stderr)
+    if unreadable:
+        return REFUSED
+    data = write_manifest([compute_row(c) for c in checks])
+    path = os.path.join(catalog, "manifest.json")
+    try:
+        from ..tree import read_regular
+
+        current = read_regular(path)  # a FIFO or symlink there is refused, never waited on (issue #11)
+    except FileNotFoundError:
+        current = b""
+    except OSError as exc:
+        print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
+        return IO
+    if args.write:
+        if current != data:
+            try:
+                write_file(path, data)
+            except OSError as exc:
+                print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
+                return IO
+        print(f"manifest.json: {len(checks)} row(s) written")
+        return PASS
+    if current == data:
+        print(f"manifest.json: up to date ({len(checks)} row(s))")
+        return PASS
+    import difflib
+
+    sys.stdout.writelines(difflib.unified_diff(current.decode("utf-8", "replace").splitlines(True),
+                                               data.decode("utf-8").splitlines(True),
+                                               "manifest.json", "manifest.json (computed)"))
+    print("manifest.json differs from the entries; run exchange manifest --write", file=sys.stderr)
+    return REFUSED
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    """exchange fix: every derived pin recomputed from the files (authoring/fix.py, docs/fix.md)."""
+    from ..authoring.fix import MANIFEST, plan_fix
+    from ..tree import TreeError, WorkingTree
+
+    catalog = catalog_dir(args, "fix")
+    if catalog is None:
+        return IO
+    path = os.path.join(catalog, MANIFEST)
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            print(f"exchange fix: {path}: not a regular file; nothing written", file=sys.stderr)
+            return IO
+        with open(path, "rb") as fh:
+            current: bytes | None = fh.read()
+    except FileNotFoundError:
+        current = None
+    except OSError as exc:
+        print(f"exchange fix: {path}: {exc.strerror}", file=sys.stderr)
+        return IO
+    try:
+        plan = plan_fix(WorkingTree(catalog), current)
+    except TreeError as exc:
+        print(f"exchange fix: {safe(exc)}", file=sys.stderr)
+        return IO
+    if plan.blockers:
+        for blocker in plan.blockers:
+            print(f"exchange fix: {safe(blocker.line())}", file=sys.stderr)
+        print(f"exchange fix: nothing written: {len(plan.blockers)} problem(s) a pin cannot fix; correct the files "
+              "named above, then run exchange fix again", file=sys.stderr)
+        return REFUSED
+    for change in plan.changes:
+        print(safe(change.line()))
+    if not plan.changes:
+        print(f"exchange fix: every pin is up to date ({plan.entries} entries)")
+        return PASS
+    if args.check:
+        print(f"exchange fix --check: {len(plan.changes)} pin(s) would change; run exchange fix", file=sys.stderr)
+        return REFUSED
+    for rel, data in plan.writes.items():
+        try:
+            write_file(os.path.join(catalog, *rel.split("/")), data)
+        except OSError as exc:
+            print(f"exchange fix: {safe(rel)}: {exc.strerror}", file=sys.stderr)
+            return IO
+    print(f"exchange fix: {len(plan.changes)} pin(s) written to {len(plan.writes)} file(s)")
+    return PASS
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    from ..canon import CanonError, canonical_digest, digest
+    from ..jsonstrict import Bounds, JsonRefusal, loads
+
+    from ..tree import read_regular
+
+    try:
+        data = read_regular(args.file, follow=True)  # decided on the opened descriptor; a FIFO never blocks
+    except OSError as exc:
+        print(f"exchange digest: {args.file}: {exc.strerror}", file=sys.stderr)
+        return IO
+    if not args.canonical:
+        print(digest(data))
+        return PASS
+    try:
+        print(canonical_digest(loads(data, Bounds(max_bytes=8 * 1024 * 1024))))
+    except (JsonRefusal, CanonError) as exc:
+        print(f"exchange digest: {args.file}: no canonical form: {exc}", file=sys.stderr)
+        return REFUSED
+    return PASS
+
+
+def cmd_form(args: argparse.Namespace) -> int:
+    from ..dialect import form_report
+
+    from ..tree import read_regular
+
+    try:
+        data = read_regular(args.dialect, 131_072, follow=True)  # a FIFO is refused, never waited on
+        binding = None
+        if args.binding:
+            binding = read_regular(args.binding, 65_536, follow=True)
+    except OSError as exc:
+        print(f"exchange form: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return IO
+    report = form_report(data, binding)
+    emit_json(report)
+    return PASS if report["result"] == "valid" else REFUSED
+
+
+def stopped(command: str, stop) -> int:
+    """A fixture_add.Stop as the command's message and exit status (docs/recording.md)."""
+    refused = f"refused {stop.code}: " if stop.code else ""
+    print(f"exchange {command}: {refused}{safe(stop.detail)}", file=sys.stderr)
+    return stop.status
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from ..authoring.fixture_add import Stop
+    from ..authoring.scaffold import scaffold, scaffold_from_run
+
+    catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
+    if args.from_run is None and (args.kind is None or args.profiles is not None or args.name is not None):
+        print("exchange new: --kind dialect|preset is required (or --from-run RUN_EXPORT; --profiles and --name go "
+              "with it)",
+              file=sys.stderr)
+        return USAGE
+    if args.from_run is not None and (args.kind not in (None, "dialect") or args.direction not in (None, "input")):
+        print("exchange new: --from-run writes a kind-dialect input entry", file=sys.stderr)
+        return USAGE
+    try:
+        if args.from_run is not None:
+            lines = scaffold_from_run(catalog, args.id, args.from_run, args.profiles, args.name)
+        else:
+            lines = [f"wrote {p}" for p in scaffold(catalog, args.id, args.kind, args.direction or "input")]
+    except Stop as stop:
+        return stopped("new", stop)
+    except ValueError as exc:
+        print(f"exchange new: {safe(exc)}", file=sys.stderr)
+        return USAGE
+    except OSError as exc:
+        print(f"exchange new: {safe(exc)}", file=sys.stderr)
+        return IO
+    for line in lines:
+        print(safe(line))
+    if args.from_run is not None:
+        print("next: write the title, author and README.md, then exchange fix && exchange check --base auto")
+    else:
+        print("next: write dialect.json, then exchange fixture add ENTRY_DIR RUN_EXPORT for each recording, "
+              "then exchange fix && exchange check --base auto")
+    return PASS
+
+
+def cmd_fixture_add(args: argparse.Namespace) -> int:
+    from ..authoring.fixture_add import Stop, add_fixture
+
+    try:
+        outcome = add_fixture(args.entry_dir, args.run_export, args.name, args.profiles, args.replace)
+    except Stop as stop:
+        return stopped("fixture add", stop)
+    except OSError as exc:
+        print(f"exchange fixture add: {safe(exc)}", file=sys.stderr)
+        return IO
+    for line in outcome.lines:
+        print(safe(line))
+    return PASS
+
+
+def register(sub) -> None:
+    """The contributor's subcommands, in the order `exchange --help` lists them."""
+    check = sub.add_parser("check", help="the gate: every check of RFC 0019 §4 on a catalog")
+    check.add_argument("--catalog", help="the catalog's directory (default: the repository holding manifest.json)")
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="github: workflow-command annotations, and a summary to $GITHUB_STEP_SUMMARY")
+    check.add_argument("--entry", action="append", metavar="ID", help="check only this entry (repeatable)")
+    check.add_argument("--no-history", action="store_true", help="skip the git history checks (reported)")
+    check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous; "
+                       "'auto' is the merge base with the upstream default branch (CONTRIBUTING.md)")
+    check.add_argument("--release-tag", metavar="TAG", help="the release being made: lower tags are previous")
+    check.add_argument("--pin", choices=("base", "change"), default=None,
+                       help="with --base: replay through the reader the base's verifier-pin.json names (base, the "
+                       "default: a change never chooses its own judge) or the change's own (change: reviewing a "
+                       "pin move; docs/trust.md)")
+    check.add_argument("--workers", type=workers, metavar="N",
+                       help="processes checking entries (default: one per core on a large catalog; 1: this process)")
+    check.set_defaults(run=cmd_check)
+
+    signoff = sub.add_parser("signoff", help="a DCO Signed-off-by on every commit of BASE..HEAD (RFC 0019 §6)")
+    signoff.add_argument("--base", metavar="REV", required=True,
+                         help="the pull request's base; 'auto' is the merge base with the upstream default branch")
+    signoff.add_argument("--catalog", help="the catalog's repository (default: the one holding manifest.json)")
+    signoff.add_argument("--format", choices=("text", "json", "github"), default="text")
+    signoff.set_defaults(run=cmd_signoff)
+
+    manifest = sub.add_parser("manifest", help="compute manifest.json from the entries")
+    group = manifest.add_mutually_exclusive_group()
+    group.add_argument("--write", action="store_true", help="write manifest.json")
+    group.add_argument("--check", action="store_true", help="show the difference (the default)")
+    manifest.add_argument("--catalog")
+    manifest.set_defaults(run=cmd_manifest)
+
+    fix = sub.add_parser("fix", help="recompute every derived pin (digests, artifact pairs, manifest rows)")
+    fix.add_argument("--catalog")
+    fix.add_argument("--check", action="store_true", help="print what would change and exit 1 if anything would")
+    fix.set_defaults(run=cmd_fix)
+
+    dig = sub.add_parser("digest", help="sha256: over a file's stored bytes, or over its canonical bytes")
+    dig.add_argument("file")
+    dig.add_argument("--canonical", action="store_true")
+    dig.set_defaults(run=cmd_digest)
+
+    form = sub.add_parser("form", help="the dialect document form check alone (RFC 0019 §4)")
+    form.add_argument("dialect")
+    form.add_argument("--binding")
+    form.set_defaults(run=cmd_form)
+
+    new = sub.add_parser("new", help="scaffold an entry directory")
+    new.add_argument("id", metavar="PUBLISHER.NAME")
+    new.add_argument("--kind", choices=("dialect", "preset"), help="required unless --from-run")
+    new.add_argument("--direction", choices=("input", "output", "both"), help="default input")
+    new.add_argument("--from-run", metavar="RUN_EXPORT", help="a whole dialect entry from a Runner run export")
+    new.add_argument("--profiles", metavar="FILE", help="with --from-run: the trusted input profiles")
+    new.add_argument("--name", metavar="NAME", help="with --from-run: the fixture's name (default: from the run's id)")
+    new.add_argument("--catalog")
+    new.set_defaults(run=cmd_new)
+
+    fixture = sub.add_parser("fixture", help="fixtures from Runner recordings (docs/recording.md)")
+    fixture_sub = fixture.add_subparsers(dest="action", parser_class=Parser, required=True)
+    fadd = fixture_sub.add_parser("add", help="a Runner run export made a fixture of an entry, replayed first")
+    fadd.add_argument("entry_dir", metavar="ENTRY_DIR")
+    fadd.add_argument("run_export", metavar="RUN_EXPORT", help="run.json, or a directory holding it")
+    fadd.add_argument("--name", help="the fixture's name (default: from the run's id)")
+    fadd.add_argument("--profiles", metavar="FILE", help="the trusted input profiles (default: profiles.json beside "
+                                                         "the export, else the export's release.inputProfiles)")
+    fadd.add_argument("--replace", action="store_true", help="re-record the fixture of the same name")
+    fadd.set_defaults(run=cmd_fixture_add)
+
+
+def register_verify(sub) -> None:
+    """`exchange verify`: dispatched to the verifier's own program (dialect §11) before parsing."""
+    verify = sub.add_parser("verify", help="the preparation verifier (dialect §11)", add_help=False)
+    verify.add_argument("rest", nargs=argparse.REMAINDER)
+    verify.set_defaults(run=None)
