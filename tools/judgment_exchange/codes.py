@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .authoring.codes import RECORDS as AUTHORING
 from .catalog.codes import RECORDS as CATALOG
 from .coderecord import Code
 from .dialect.codes import RECORDS as DIALECT
@@ -20,7 +21,7 @@ from .repository.codes import RECORDS as REPOSITORY
 from .scan.codes import RECORDS as SCAN
 from .verifier.codes import RECORDS as VERIFIER
 
-REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **REPOSITORY, **HISTORY, **SCAN}
+REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **AUTHORING, **REPOSITORY, **HISTORY, **SCAN}
 """Every code's record; a code both the dialect checker and the verifier give keeps the checker's."""
 
 ALL: dict[str, str] = {code: record.section for code, record in REGISTRY.items()}
@@ -30,6 +31,7 @@ AREAS: dict[str, dict[str, Code]] = {
     "the catalog (entry.json, the entry directory, manifest.json, replay, releases)": CATALOG,
     "the dialect form checker and the verifier's refusals (dialect §11)": DIALECT,
     "the preparation verifier's findings (dialect §11)": {k: v for k, v in VERIFIER.items() if k not in DIALECT},
+    "the contributor's tools (exchange new --from-run, exchange fixture add, exchange fix)": AUTHORING,
     "the repository's rules (a pull request, its sign-off, skips.json, the verifier pin; RFC 0019 §§4, 6)": REPOSITORY,
     "release history (RFC 0019 §§3, 7)": HISTORY,
     "the scans (RFC 0019 §§4, 6)": SCAN,
