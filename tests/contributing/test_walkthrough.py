@@ -213,8 +213,9 @@ def _placeholders_refused(work: Path) -> None:
     assert done.returncode == 1 and "placeholder-value" in codes, done.stdout
 
 
-def test_walkthrough_end_to_end(tmp_path):
-    upstream, work = _setup(tmp_path)
+def run_walkthrough(upstream: Path, work: Path, on_run=None, on_edit=None) -> None:
+    """Every step of the document in order in `work` (each command must succeed); `on_run(argv, done)` and
+    `on_edit(path)` let a caller hold more of each step."""
     values: dict[str, str] = {}
     log: list[str] = []
     for step in STEPS:
@@ -225,17 +226,25 @@ def test_walkthrough_end_to_end(tmp_path):
             done = _run(work, argv)
             log.append(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}")
             assert done.returncode == 0, "\n".join(log)
+            if on_run is not None:
+                on_run(argv, done)
         elif step.kind == "edit":
             path = work / step.name
             assert path.is_file(), f"the walkthrough edits {step.name}, which the steps before it did not write"
-            if path.name == "entry.json":
-                _placeholders_refused(work)
+            if on_edit is not None:
+                on_edit(path)
             EDITS[path.name](path, step.content)
         elif step.kind == "maintainer":
             assert step.name == "merge"
             # the maintainer merges the pull request: upstream's main moves to the pushed branch
             branch = git(work, "rev-parse", "--abbrev-ref", "HEAD")
             git(work, "push", "-q", str(upstream), f"{branch}:main")
+
+
+def test_walkthrough_end_to_end(tmp_path):
+    upstream, work = _setup(tmp_path)
+    run_walkthrough(upstream, work, on_edit=lambda path: _placeholders_refused(work) if path.name == "entry.json"
+                    else None)
 
     # the end state: the pull request's own checks pass, locally and as CI runs them on its merge
     for argv in (["exchange", "check", "--base", "auto"], ["exchange", "signoff", "--base", "auto"]):

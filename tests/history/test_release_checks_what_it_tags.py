@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from judgment_exchange.tree import WorkingTree
 
 from ..support import demo
 from ..support.catalog import pretty, sha, stdlib_canon
-from ..support.gitrepo import GitRepo
+from ..support.gitrepo import GitRepo, git_identity
 
 ENTRY = "entries/kinds/intake-named-format"
 READERS = Path(__file__).resolve().parents[1] / "support" / "readers"
@@ -34,13 +33,7 @@ SPEC = "Judgment-Pack/judgment-pack-spec/tools/dialect_verify.py"
 
 @pytest.fixture(autouse=True)
 def identity(monkeypatch, tmp_path: Path) -> None:
-    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for who in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{who}_NAME", "Release Test")
-        monkeypatch.setenv(f"GIT_{who}_EMAIL", "release-test@example.invalid")
+    git_identity(monkeypatch)
     monkeypatch.delenv("EXCHANGE_VERIFIER", raising=False)
     monkeypatch.setenv("EXCHANGE_READER_CACHE", str(tmp_path / "reader-cache"))
     monkeypatch.setenv("PIN_READER_LOG", str(tmp_path / "reader.log"))

@@ -6,7 +6,6 @@ calls. Every expectation is written out here: the codes, the tag names a note mu
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -18,18 +17,12 @@ from judgment_exchange.history import check_history
 from judgment_exchange.repository.release import make_release
 from judgment_exchange.tree import WorkingTree
 
-from ..support.gitrepo import GitRepo
+from ..support.gitrepo import GitRepo, git_identity
 
 
 @pytest.fixture(autouse=True)
 def identity(monkeypatch) -> None:
-    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for who in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{who}_NAME", "Release Test")
-        monkeypatch.setenv(f"GIT_{who}_EMAIL", "release-test@example.invalid")
+    git_identity(monkeypatch)
 
 
 @pytest.fixture

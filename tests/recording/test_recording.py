@@ -38,7 +38,7 @@ MALFORMED = {
     "not-an-object": lambda: b"[]",
     "not-utf8": lambda: b'{"version":2,"run":"\xff"}',
     "too-deep": lambda: b'{"version":2,"run":' + b"[" * 80 + b"]" * 80 + b"}",
-    "export-version-3": lambda: _mutated(lambda r: r.update(version=3)),
+    "version-3-without-its-audit-bytes": lambda: _mutated(lambda r: r.update(version=3)),
     "no-preparation": lambda: _mutated(lambda r: r["run"]["input"].pop("preparation")),
     "no-case": lambda: _mutated(lambda r: r["run"]["input"]["source"].pop("case")),
     "sources-not-object": lambda: _mutated(lambda r: r["run"]["input"]["source"].update(sources=[])),

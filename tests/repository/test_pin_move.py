@@ -64,6 +64,23 @@ def repo(tmp_path):
     return root, git, {"A": a, "B": b, "C": c, "base": base_locator}, tmp_path / "reader.log"
 
 
+def _pin_by_hand(root: Path, entry_dir: Path, fixture: str) -> None:
+    """The fixture's preparationDigest and the entry's manifest row pinned to the files as they are, by
+    hashlib (what an author can always write by hand)."""
+    import hashlib
+
+    sha = lambda data: "sha256:" + hashlib.sha256(data).hexdigest()  # noqa: E731
+    entry_path = root / entry_dir / "entry.json"
+    entry = json.loads(entry_path.read_bytes())
+    item = next(f for f in entry["fixtures"] if f["name"] == fixture)
+    item["preparationDigest"] = sha((root / entry_dir / "fixtures" / fixture / "preparation.json").read_bytes())
+    entry_path.write_bytes(pretty(entry))
+    rows = json.loads((root / "manifest.json").read_bytes())
+    row = next(r for r in rows if r["path"] == entry_dir.as_posix())
+    row["entryDigest"] = sha(entry_path.read_bytes())
+    (root / "manifest.json").write_bytes(pretty(rows))
+
+
 def _log(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
@@ -93,7 +110,7 @@ def test_attack_pull_request_chooses_the_reader_that_judges_it(repo):
     value = json.loads(prep.read_bytes())
     value["lineage"][0]["reason"] = "forged"  # a recorded result the dialect does not derive
     prep.write_bytes(json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode())
-    repin(root)
+    _pin_by_hand(root, OTHER_DIR, name)  # exchange fix would refuse to re-pin it: the attacker pins it by hand
     commit(git)
     judged = check(root)
     assert "replay-digest-mismatch" in codes(judged) or "preparation-differs" in codes(judged), codes(judged)

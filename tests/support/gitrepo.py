@@ -93,3 +93,16 @@ class GitRepo:
     def fast_import(self, stream: bytes) -> None:
         """Feed a `git fast-import` stream (many commits and tags in one process)."""
         self.git("fast-import", "--quiet", "--done", input=stream)
+
+
+def git_identity(environ, name: str = "Release Test", email: str = "release-test@example.invalid") -> None:
+    """A clean git environment for code under test that runs git itself (`exchange release` commits and
+    tags): no GIT_DIR-like overrides, no user or system configuration, one fixed author and committer.
+    `environ` is pytest's monkeypatch (setenv/delenv)."""
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        environ.delenv(key, raising=False)
+    environ.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    environ.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for who in ("AUTHOR", "COMMITTER"):
+        environ.setenv(f"GIT_{who}_NAME", name)
+        environ.setenv(f"GIT_{who}_EMAIL", email)

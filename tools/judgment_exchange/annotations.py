@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from string import punctuation
 
-from .codes import REGISTRY, doc_link, fix_text
+from .codes import REGISTRY, doc_link
 from .quoting import entry_id
 from .refusal import Refusal, Report, Skip
 
@@ -226,7 +226,7 @@ def _located(refusal: Refusal, read: Reader) -> int | None:
 
 
 def _message(refusal: Refusal) -> str:
-    fix = fix_text(refusal.code)
+    fix = refusal.how_to_fix()
     lines = [refusal.detail]
     if refusal.entry:
         lines[0] = f"{refusal.entry}: {refusal.detail}"
@@ -259,7 +259,7 @@ def _skip_line(skip: Skip, read: Reader) -> tuple[str | None, int | None]:
 
 
 def workflow_commands(report: Report, read: Reader, prefix: str = "") -> list[str]:
-    """Every refusal as an ::error and every skipped fixture as a ::warning, in the report's order.
+    """Every refusal as an ::error, every warning and every skipped fixture as a ::warning, in the report's order.
     `prefix` joins the catalog's directory to its repository-relative paths (GitHub wants paths from
     the workspace root)."""
     out = []
@@ -267,6 +267,10 @@ def workflow_commands(report: Report, read: Reader, prefix: str = "") -> list[st
         path = prefix + r.path if r.path is not None else None
         line = _located(r, read) if r.path is not None else None
         out.append(command("error", _message(r), file=path, line=line, title=r.code))
+    for w in report.warnings:  # never a refusal: a ::warning on its file and line
+        path = prefix + w.path if w.path is not None else None
+        line = _located(w, read) if w.path is not None else None
+        out.append(command("warning", _message(w), file=path, line=line, title=w.code))
     for s in report.skipped:
         path, line = _skip_line(s, read)
         out.append(command("warning", f"{s.entry}: fixture {s.fixture} skipped (replay did not recompute it): "
@@ -304,7 +308,14 @@ def summary(report: Report, read: Reader, prefix: str = "", limit: int = SUMMARY
             line = _located(r, read) if r.path is not None else None
             code = f"[`{r.code}`]({doc_base}{doc_link(r.code)})" if r.code in REGISTRY else markdown_text(r.code)
             body.append(f"| {code} | {markdown_text(prefix + r.path) if r.path else ''} | {line or ''} "
-                        f"| {markdown_text(r.detail)} | {markdown_text(fix_text(r.code) or '')} |")
+                        f"| {markdown_text(r.detail)} | {markdown_text(r.how_to_fix() or '')} |")
+        body.append("")
+    if report.warnings:
+        body += ["### Warnings (never a refusal)", "", "| code | entry | file | detail | what to do |",
+                 "|---|---|---|---|---|"]
+        body += [f"| {markdown_text(w.code)} | {markdown_text(w.entry or '')} | "
+                 f"{markdown_text(prefix + w.path) if w.path else ''} | {markdown_text(w.detail)} | "
+                 f"{markdown_text(w.how_to_fix() or '')} |" for w in report.warnings]
         body.append("")
     if report.skipped:
         body += ["### Skipped fixtures (held by their digests only)", "", "| entry | fixture | reason |", "|---|---|---|"]

@@ -296,7 +296,7 @@ def redact_skip(skip: _Named, shown: Withheld = NOTHING) -> _Named:
 def _texts(report: Report) -> list[str]:
     """Every free text of the report that may hold an author's value: details, notes, skips' and
     replays' texts, the reader's words."""
-    texts = [r.detail for r in report.refusals] + list(report.notes)
+    texts = [r.detail for r in [*report.refusals, *report.warnings]] + list(report.notes)
     for s in report.skipped:
         texts += [s.reason, s.reader or "", *s.kinds, *s.sources, *s.unchecked]
     texts += [r.reader for r in report.replays]
@@ -308,10 +308,10 @@ def _texts(report: Report) -> list[str]:
 
 def clear_report(report: Report) -> None:
     """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): nothing an author chose
-    is shown unless its grammar and the scan cleared it — in every refusal's path, entry and detail,
-    the skips, the replay records, the checked and touched entries, the notes and the reader."""
+    is shown unless its grammar and the scan cleared it — in every refusal's and warning's path, entry
+    and detail, the skips, the replay records, the checked and touched entries, the notes and the reader."""
     names: list[str] = []
-    for r in report.refusals:
+    for r in [*report.refusals, *report.warnings]:
         names += path_names(r.path) if r.path is not None else []
         names += id_names(r.entry)
     for s in [*report.skipped, *report.replays]:
@@ -323,6 +323,7 @@ def clear_report(report: Report) -> None:
     outside = {t: described(t, "an entry id") for t in report.touched or () if entry_id(t) is None}
     shown = withheld(names, _texts(report), outside)
     report.refusals = [redact(r, shown) for r in report.refusals]
+    report.warnings = [redact(r, shown) for r in report.warnings]
     report.skipped = [redact_skip(s, shown) for s in report.skipped]
     report.replays = [redact_skip(r, shown) for r in report.replays]
     report.checked = [c for c in report.checked if shown.entry(c)]

@@ -27,16 +27,26 @@ class Refusal:
     entry: str | None = None
     pointer: str | None = None
     line: int | None = None
+    fix: str | None = None
+    """How to fix this one refusal where the gate knows better than its code's registry row (our own
+    text, never an author's: e.g. 're-record' for a preparation.json a pull request changed; issue #17
+    item 4); None: the registry's `fix_text(code)`."""
 
     def with_entry(self, entry: str | None) -> "Refusal":
         return replace(self, entry=entry)
 
+    def how_to_fix(self) -> str | None:
+        """This refusal's fix: its own `fix` when set, else its code's (codes.fix_text)."""
+        from .codes import fix_text
+
+        return self.fix if self.fix is not None else fix_text(self.code)
+
     def as_json(self) -> dict:
-        """interfaces.md's refusal, with `fix` (how to fix the code) and `doc` (its row in docs/codes.md)."""
-        from .codes import REGISTRY, doc_link, fix_text
+        """interfaces.md's refusal, with `fix` (how to fix it: `how_to_fix`) and `doc` (its row in docs/codes.md)."""
+        from .codes import REGISTRY, doc_link
 
         return {"code": self.code, "entry": self.entry, "path": self.path, "detail": self.detail,
-                "fix": fix_text(self.code), "doc": doc_link(self.code) if self.code in REGISTRY else None}
+                "fix": self.how_to_fix(), "doc": doc_link(self.code) if self.code in REGISTRY else None}
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,10 @@ class Report:
     reader: Any = None
     """The reader of this run when replay ran (repository/pin.py `ReaderChoice`: name, pinned, fallback)."""
     replays: list[Replay] = field(default_factory=list)
+    warnings: list[Refusal] = field(default_factory=list)
+    """Findings that never fail the gate, shaped as refusals (code, path, detail, entry, pointer) so every
+    surface places and clears them alike: a released entry changed without an upgrade note
+    (`upgrade-note-missing`, issue #17 item 5)."""
 
     def timed(self, phase: str, started: float) -> None:
         """Add the seconds since `started` to a phase's time (printed by benchmarks, never asserted)."""
@@ -127,6 +141,7 @@ class Report:
             "history": self.history,
         } | ({"touched": self.touched} if self.touched is not None else {}) \
           | ({"notes": self.notes} if self.notes else {}) \
+          | ({"warnings": [w.as_json() for w in self.warnings]} if self.warnings else {}) \
           | ({"reader": self.reader.as_json(), "replays": [r.as_json() for r in self.replays]} if self.reader else {})
 
     def results(self) -> list[dict]:

@@ -9,10 +9,45 @@ from ..coderecord import Code
 
 RECORDS: dict[str, Code] = {
     "recording-malformed": Code(
-        "docs/recording.md: a Runner run export (run.json, version 2) read strictly within 32 MiB (dialect §§1, 12)",
+        "docs/recording.md: a Runner run export (run.json, versions 2 to 5) read strictly within 32 MiB (dialect "
+        "§§1, 12)",
         "exchange fixture add / new --from-run: the run export (or its profiles) is over its bound, not strict "
-        "JSON, or lacks a member a fixture is made of.",
-        "Give the Runner's own run.json (export the run again); profiles are one JSON array (dialect §5.1).",
+        "JSON, or lacks a member a fixture is made of; or a member versions 3 to 5 add (run.auditBytes, chain, "
+        "run.auditSignatures) is missing from its version, present before it, over its bound, not standard "
+        "base64, or (the chain entry and checkpoint) not of the form the Runner writes.",
+        "Give the Runner's own run.json (export the run again, never edit it); profiles are one JSON array "
+        "(dialect §5.1).",
+    ),
+    "recording-version-unread": Code(
+        "docs/recording.md \"Export versions 2 to 5\": the Runner's run export versions 2 to 5 (its "
+        "docs/MAPPING-V2.md)",
+        "exchange fixture add / new --from-run: run.json's /version is not a run export version read here "
+        "(2, 3, 4 or 5).",
+        "Export the run again, asking the Runner for a version it serves: ?version=2 (the default), 3, 4 or 5; "
+        "every one of them gives the same fixture.",
+    ),
+    "recording-not-mapped": Code(
+        "docs/recording.md \"Export versions 2 to 5\": an export without lineage holds no preparation or mapping v2",
+        "exchange fixture add / new --from-run: the export is of a run without lineage (\"inputs\": \"not-mapped\", "
+        "or no preparation under a release that froze no mapping v2: a job with no input mapping or a version-1 "
+        "file mapping), so there is nothing to make an entry or a fixture from.",
+        "Run the job with a mapping v2 (your dialect document as its input mapping) and export that run.",
+    ),
+    "recording-audit-bytes-mismatch": Code(
+        "docs/recording.md \"Export versions 2 to 5\": run.auditBytes (versions 3 to 5) are the audit record's "
+        "one line, the same JSON value as run.audit",
+        "exchange fixture add / new --from-run: the export's run.auditBytes, decoded, hold a line break, are not "
+        "strict JSON within the record's bounds, or are not the same JSON value as run.audit: the export is not "
+        "one recording.",
+        "Export the run again from the Runner; never edit an export.",
+    ),
+    "recording-chain-mismatch": Code(
+        "docs/recording.md \"Export versions 2 to 5\": a version 4 or 5 export's chain entry names its run and the "
+        "SHA-256 of run.auditBytes, and its checkpoint is the entry's",
+        "exchange fixture add / new --from-run: the export's chain entry names another run than run.id or other "
+        "bytes than run.auditBytes, or its checkpoint is not the entry's (checkpointVersion \"1\", the SHA-256 of "
+        "the entry's line, its sequence and trail).",
+        "Export the run again from the Runner; never edit an export.",
     ),
     "recording-not-regular": Code(
         "docs/recording.md; RFC 0019 §6: no symlink or special file is read as a recording",

@@ -11,6 +11,14 @@ Nothing is written when any entry directory is wrong in a way a pin cannot fix: 
 the blockers, and the caller writes only a plan without one. The whole plan is computed, then
 checked again on the edited bytes (an overlay of the tree), before a byte is written.
 docs/fix.md lists the blockers and the reasons.
+
+Replay before pinning (issue #17 item 4, `replay_blockers`): a pin that vouches for a recording is
+written only when the recording still replays. A fixture whose preparationDigest changes, and every
+fixture of an entry whose dialect digest changes, goes through the bundled verifier in process; one
+that does not replay to exactly its preparation.json blocks the fix, naming the fixture, the
+verifier's code and (for preparation-differs) the first member that differs, by pointer, type and
+length. A fixture the verifier cannot recompute (kind-unread, version-unread) never has its
+preparationDigest re-pinned: it is re-recorded.
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from ..jsonstrict import well_formed
 from ..refusal import Refusal
 from ..tree import FILE, Node, TooLarge, Tree, TreeError
 from ..catalog import documents as docs
-from ..catalog.directory import EntryCheck, check_entry_directory
+from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
+from ..coderecord import FIXTURE_REPLACE
+from ..quoting import digest as quoted_digest
 from ..catalog.gate import entry_directories
 from ..catalog.grammar import ENTRY_ID
 from .jsonedit import JsonEditError, insert_member, replace_member
@@ -208,6 +218,101 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
     return data
 
 
+# --- replay before pinning (issue #17 item 4) --------------------------------------------------------
+
+SKIPPED = ("kind-unread", "version-unread")
+_RERECORD = f"re-record the fixture from a Runner run ({FIXTURE_REPLACE})"
+
+
+def _due(check: EntryCheck, changes: list[Change]) -> dict[str, list[str]]:
+    """The fixtures a pin change makes due for a replay, by name, with the pins that wait on it: every
+    fixture when the entry's dialect digest changes, else each fixture whose preparationDigest changes."""
+    path = f"{check.path}/entry.json"
+    members = {c.member for c in changes if c.file == path}
+    fixtures = check.entry.get("fixtures") if isinstance(check.entry, dict) else None
+    names = [f.get("name") if isinstance(f, dict) else None for f in fixtures] if isinstance(fixtures, list) else []
+    due: dict[str, list[str]] = {}
+    for i, name in enumerate(names):
+        pins = [f"/fixtures/{i}/preparationDigest"] if f"/fixtures/{i}/preparationDigest" in members else []
+        if "/dialect/digest" in members:
+            pins.append("/dialect/digest")
+        if pins and isinstance(name, str):
+            due[name] = pins
+    return due
+
+
+def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: list[str]) -> Blocker | None:
+    """One due fixture through the bundled verifier, in process (as `exchange fixture add` replays): None
+    when it replays to exactly its preparation.json, else why none of `pins` is written."""
+    from .. import verifier
+
+    held = " and ".join(f"{check.path}/entry.json {p}" for p in pins)
+    withheld = f"{held} not re-pinned"
+    now = " under dialect.json as it now is" if "/dialect/digest" in pins else ""
+    try:
+        files = {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
+    except (TreeError, TooLarge) as exc:
+        return Blocker(fixture.path, "file-unreadable", f"fixture {fixture.name} cannot be read to replay it ({exc}); "
+                                                        f"{withheld}")
+    expected = digest(files["preparation.json"]) if "preparation.json" in files else None
+    answer = verifier.replay_fixture(check.document_data, files, check.checked)
+    result = answer.get("result")
+    code = answer.get(result) if result in ("refusal", "finding") else None
+    if result == "reading" and expected is not None and answer.get("digest") == expected:
+        return None
+    if result == "reading":
+        return Blocker(fixture.path, "replay-digest-mismatch",
+                       f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(answer.get('digest'))}, "
+                       f"preparation.json's bytes digest to {expected}; {withheld}; {_RERECORD}")
+    if code in SKIPPED:
+        if any(p.endswith("/preparationDigest") for p in pins):
+            return Blocker(fixture.path, code,
+                           f"fixture {fixture.name}: the verifier cannot recompute it ({code}), so exchange fix never "
+                           f"re-pins its preparationDigest (an edited recording would pass as a skip); {withheld}; "
+                           f"{_RERECORD}, which writes the pin itself")
+        still = verifier.check_skipped(check.document_data, files, check.checked)
+        if isinstance(still, (verifier.Found, verifier.Refused)) and still.code not in SKIPPED:
+            return Blocker(fixture.path, still.code,
+                           f"fixture {fixture.name} is skipped as {code}, and what the verifier still reads of it "
+                           f"fails under the changed dialect.json ({still.code}); {withheld}; {_RERECORD}")
+        return None  # held as the gate holds a skip (docs/skips.md); its preparationDigest is the recorded one
+    if code == "preparation-differs":
+        where = verifier.fixture_difference(check.document_data, files, check.checked)
+        return Blocker(fixture.path, code,
+                       f"fixture {fixture.name} does not replay to its preparation.json{now}: the preparation verifier "
+                       f"answered finding preparation-differs; preparation.json "
+                       f"{where or 'differs, though the member is not named'}; {withheld}; {_RERECORD}")
+    if isinstance(code, str):
+        return Blocker(fixture.path, code, f"fixture {fixture.name} does not replay{now}: the preparation verifier "
+                                           f"answered {result} {code} (docs/codes.md#{code}); {withheld}; {_RERECORD}")
+    return Blocker(fixture.path, "replay-failed", f"fixture {fixture.name}: the verifier could not run "
+                                                  f"({answer.get('detail', 'no report')}); {withheld}")
+
+
+def replay_blockers(tree: Tree, checks: list[EntryCheck], changes: list[Change]) -> list[Blocker]:
+    """Replay before pinning (issue #17 item 4; docs/fix.md): a preparationDigest is re-pinned only when its
+    fixture replays to exactly its preparation.json, and a dialect digest only when every fixture of the
+    entry still replays under the changed dialect.json (a skipped fixture: still holds what the verifier
+    reads of it). `checks` are of the edited bytes; each fixture that does not gives a blocker."""
+    out: list[Blocker] = []
+    for check in checks:
+        due = _due(check, changes)
+        if not due:
+            continue
+        if check.kind != "dialect" or check.document_data is None or not check.form_valid:
+            out.append(Blocker(check.path, None, "the entry's fixtures cannot be replayed to check the pins that wait "
+                                                 "on them; nothing is re-pinned"))
+            continue
+        try:
+            for fixture in check.fixtures:
+                if fixture.name in due and (found := _replay_blocker(tree, check, fixture, due[fixture.name])):
+                    out.append(found)
+        finally:
+            if check.checked is not None:
+                check.checked.forget()
+    return out
+
+
 def _manifest_changes(current: bytes | None, rows: list[dict]) -> list[Change]:
     """The rows that change, member by member; old values printed only where they pass a grammar."""
     if current is None:
@@ -281,6 +386,10 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
             if blocks(r) or r.code in REPAIRED:
                 plan.blockers.append(Blocker(r.path or check.path, r.code,
                                              f"still refused after the pins were recomputed: {r.detail}"))
+    if plan.blockers:
+        plan.changes, plan.writes = [], {}
+        return plan
+    plan.blockers += replay_blockers(overlay, rechecked, plan.changes)
     if plan.blockers:
         plan.changes, plan.writes = [], {}
         return plan

@@ -26,6 +26,8 @@ from .recording import (MAX_EXPORT, MAX_PROFILES, MAX_RECORD, Recording, Recordi
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 SKIPPED = ("kind-unread", "version-unread")
+STALE_PINS = ("dialect-digest-mismatch", "artifact-mismatch", "artifact-required")
+"""Reference-chain refusals that are only a pin of the document `exchange fix` writes (docs/fix.md)."""
 EXPORT_NAME = "run.json"
 PROFILES_NAME = "profiles.json"
 AUDIT_NAME = "audit-record.jsonl"
@@ -202,7 +204,8 @@ class Inputs:
 def read_inputs(export: str, profiles_path: str | None) -> Inputs:
     """RUN_EXPORT (run.json, or a directory holding it), the trusted profiles (--profiles, else
     profiles.json beside the export, else release.inputProfiles, else []), and the audit records
-    (audit-record.jsonl beside the export, and run.audit)."""
+    (audit-record.jsonl beside the export, run.audit, and from version 3 run.auditBytes); the notes
+    say what a version 3 to 5 export's added members were held to (docs/recording.md)."""
     if os.path.isdir(export) and not os.path.islink(export):
         folder, path = export, os.path.join(export, EXPORT_NAME)
     else:
@@ -240,7 +243,9 @@ def read_inputs(export: str, profiles_path: str | None) -> Inputs:
             records.append((AUDIT_NAME, data))
     if recording.audit is not None:
         records.append(("run.audit", recording.audit))
-    return Inputs(recording, profiles, origin, records, notes)
+    if recording.record is not None:  # versions 3 to 5: the record's exact line, the bytes a receipt names
+        records.append(("run.auditBytes", recording.record))
+    return Inputs(recording, profiles, origin, records, notes + list(recording.checked))
 
 
 # --- the entry --------------------------------------------------------------------------------------
@@ -279,7 +284,10 @@ def recordable(catalog: str, rel: str):
     if check.kind != "dialect" or check.direction not in ("input", "both"):
         raise refuse("entry-not-recordable", f"{rel}: only an entry of kind dialect with an input document holds "
                                              "fixtures (a preset or an output-only entry holds none, RFC 0019 §3)")
-    if not check.form_valid or check.document_data is None:
+    # the document's pins alone stale (exchange fix's to write) do not stop a recording: fix re-pins a changed
+    # document only once its fixtures replay under it, so they are re-recorded first (docs/fix.md)
+    stale_pin = check.checked is not None and any(r.code in STALE_PINS for r in check.refusals)
+    if (not check.form_valid and not stale_pin) or check.document_data is None:
         chain = ("dialect-", "artifact-")
         codes = [r.code for r in check.refusals if (r.path or "").endswith("dialect.json")
                  or r.code.startswith(chain)] or [r.code for r in check.refusals]

@@ -32,6 +32,21 @@ RECORDS: dict[str, Code] = {
         "entry.json holds a member its kind or direction does not allow.",
         "Remove the member, or change kind/direction to one that takes it.",
     ),
+    "licence-not-listed": Code(
+        "RFC 0019 §3 licence ('one SPDX licence identifier'), held by this catalog's gate to the SPDX licence list",
+        "entry.json's licence passes §3's grammar but is neither an identifier of the SPDX licence list the "
+        "gate pins nor a LicenseRef-<name> of SPDX's grammar (a consumer's release-check only notes this).",
+        "Write the listed identifier the detail suggests ('did you mean'), find yours at https://spdx.org/licenses/, "
+        "or name terms of your own LicenseRef-<name> (letters, digits, '.' and '-'; docs/entry-format.md).",
+    ),
+    "licence-spelling": Code(
+        "RFC 0019 §3 licence, held by this catalog's gate to the SPDX licence list's spelling",
+        "entry.json's licence is a listed identifier (or the LicenseRef- prefix) spelled otherwise than SPDX "
+        "spells it (SPDX matches case-insensitively, this catalog keeps the listed spelling), or holds '+', "
+        "SPDX's or-later operator and no part of an identifier.",
+        "Write the identifier as the detail names it: the listed spelling, or for '+' the -or-later identifier "
+        "(GPL-2.0+ is GPL-2.0-or-later).",
+    ),
     "assertion-mismatch": Code(
         "RFC 0019 §3 'How the format is spelled': the assertion byte for byte",
         "entry.json's assertion is not the sentence the format requires, byte for byte.",

@@ -147,7 +147,7 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     _output(value, r)
     _requires(value, kind, r)
     _source_kinds(value, direction, r)
-    if "licence" in value:
+    if "licence" in value:  # §3's grammar, every reader's; this catalog's gate adds the SPDX list (spdx.py)
         r.grammar(value["licence"], "licence", grammar.licence_problem)
     if "author" in value:
         r.string(value["author"], "author", 1, 100)

@@ -23,8 +23,9 @@ from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
 from .pinned import held, pinned_entry
+from .spdx import check_licence
 from .pool import check_entries, workers_for
-from .replay import reader_for, replay_entry
+from .replay import reader_for, replay_entry, rerecord_changed
 from ..repository.skips import acknowledge
 
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ class GateOptions:
     max_history: int | None = None
     workers: int | None = None
     """Processes checking entries: None chooses (pool.py), 1 is this process only."""
+    main: tuple[str, str] | None = None
+    """With `base`: main's tip commit and its name (the upstream default branch as fetched, which `--base
+    auto` resolved against); None: the commit `base` names (issue #17 item 2)."""
+    spdx: bool = True
+    """Hold each licence to the SPDX licence list (catalog/spdx.py): this catalog's own gate; False keeps RFC
+    0019 §3's grammar alone and notes an unlisted identifier (a consumer's release-check; docs/decisions.md)."""
     pin: str = "base"
     """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
     (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""
@@ -190,7 +197,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.checks = ["manifest and entry directories", "entry.json members and the reference chain",
                      "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
     report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
-    report.checks += ["artifact identity"] + ["history"] * options.history
+    report.checks += ["SPDX licence list"] * options.spdx + ["artifact identity"] + ["history"] * options.history
     try:
         compared = _compare(tree, options) if options.base else None
         if options.replay:  # the reader every fixture is replayed through, named in the report (docs/verifier-pin.md)
@@ -231,6 +238,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
             if check is None:
                 checks[at], part = next(done)
                 part.merge_into(report)
+                check_licence(checks[at], options, report)  # the SPDX licence list (spdx.py), in entry order
         started = time.perf_counter()
         if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
             before = len(report.refusals)
@@ -261,13 +269,15 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     if compared is not None:
         _pull_request(compared, options, report)
     if options.history:
-        history_check(tree, checks, options, report)
+        history_check(tree, checks, options, report, compared.change if compared is not None else None)
     else:
         report.history = "skipped"
     report.timed("identity and history", started)
     if options.entries:
         wanted = set(options.entries)
         report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
+        report.warnings = [w for w in report.warnings if w.entry in wanted]
+    rerecord_changed(report, compared.change if compared is not None else None)  # an edited recording (docs/fix.md)
     # nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id,
     # fixture or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3,
     # issue #16 item 4; docs/reports.md)

@@ -58,8 +58,12 @@ def enclosing_work_tree(path: str) -> str | None:
     return str(root)
 
 
-def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report) -> None:
-    """Upgrade keys and artifact history against every previous release (no form-only fallback)."""
+def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report, change=None) -> None:
+    """Upgrade keys and artifact history against every previous release (no form-only fallback). For a
+    pull request (`options.base`; `change` its comparison, repository/pullrequest.Change) everything keys
+    off one resolved main: the upstream default branch as fetched, or the commit --base names, never a
+    local branch that may be behind; the ledger the change may not alter is its merge base's (issue #17
+    item 2)."""
     from ..history import check_history
 
     repository = options.repository or getattr(tree, "repository", None)
@@ -77,13 +81,48 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report)
             "a git repository, not a repository's root; a catalog's releases are the tags of the repository "
             "whose root holds its manifest.json (RFC 0019 §7), so this catalog has no releases of its own")
         return
-    ledger, manifest, base_ledger = _ledger_inputs(tree, repository, options.base)
-    result = check_history(repository, current_entries(checks), release_tag=options.release_tag, base=options.base,
+    point = change.point if change is not None else None
+    ledger, manifest, base_ledger = _ledger_inputs(tree, repository, point)
+    main = _main(repository, options) if options.base else None
+    entries = current_entries(checks)
+    result = check_history(repository, entries, release_tag=options.release_tag, base=options.base,
                            max_releases=options.max_history, ledger=ledger, anchor=getattr(tree, "commit", None),
-                           base_ledger=base_ledger, manifest=manifest)
+                           base_ledger=base_ledger, manifest=manifest, main=main)
     report.history = result.status
     report.refusals += result.refusals
     report.notes += result.notes
+    if change is not None and result.released:  # a released entry changed without a note: a warning
+        from ..history.upgrade import note_warnings
+
+        stored = {c.id: c.stored.get("entry.json") for c in checks}
+        current = [(entry, stored.get(entry.id)) for entry in entries]
+        report.warnings += note_warnings(current, set(change.paths), result.released)
+
+
+def _main(repository: str, options) -> tuple[str, str] | None:
+    """A pull request's main: `options.main` (the branch `--base auto` resolved against, as fetched), else
+    the commit `--base` names; None when it names none (the pull request's check refuses that already)."""
+    if options.main is not None:
+        tip, ref = options.main
+        return tip, _ref_name(ref)
+    import git
+
+    try:
+        repo = git.Repo(repository)
+        try:
+            return repo.commit(options.base).hexsha, f"the base {options.base}"
+        finally:
+            repo.close()
+    except Exception:  # GitPython raises several types for a revision that names no commit
+        return None
+
+
+def _ref_name(ref: str) -> str:
+    """A reference as people say it: refs/remotes/upstream/main is upstream/main."""
+    for prefix in ("refs/remotes/", "refs/heads/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix):]
+    return ref
 
 
 def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
@@ -99,7 +138,8 @@ def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
 
 
 def _ledger_inputs(tree: Tree, repository: str, base: str | None):
-    """The checked tree's releases.json and manifest.json, and a pull request's base releases.json."""
+    """The checked tree's releases.json and manifest.json, and the releases.json of a pull request's merge
+    base with its base (`base`), which the change may not alter."""
     from ..history.ledger import LEDGER, LEDGER_MAX_BYTES
     from ..tree import GitTree, TreeError
 

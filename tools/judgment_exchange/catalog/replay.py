@@ -12,20 +12,36 @@ still holds every acquisition of a kind it reads — receipt signature under the
 arguments commitment, result digest, profile pin — and everything else that needs no unread source's
 claim (verifier/partial.py). A failure there refuses the entry with the verifier's finding code; the
 skip names the unread kinds and their sources by position, and what could not be checked.
+
+A preparation-differs names the first member of preparation.json that differs from what the bundled
+verifier recomputes, by JSON pointer, type and length (`differs_where`; issue #17 item 4); and with
+--base, a preparation-digest-mismatch whose preparation.json the pull request changed is to be re-recorded,
+not re-pinned (`rerecord_changed`; docs/fix.md).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .. import dialect as dialect_form
+from ..coderecord import FIXTURE_REPLACE
 from ..refusal import Refusal, Replay, Report, Skip
 from ..tree import Tree, TreeError
 from . import documents as docs
 from .directory import EntryCheck, FixtureCheck
 
+if TYPE_CHECKING:
+    from ..repository.pullrequest import Change
+
 SKIPPED = ("kind-unread", "version-unread")
+PREPARATION_DIFFERS = "preparation-differs"
+RERECORD_CHANGED = ("preparation.json itself changed against the base, and a recorded preparation is never edited: "
+                    "re-record the fixture from a Runner run (or restore preparation.json from the base); exchange "
+                    f"fix does not re-pin an edited recording. Run `{FIXTURE_REPLACE}`.")
+"""The fix of a preparation-digest-mismatch whose preparation.json the pull request changed (issue #17 item 4)."""
 
 
 def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
@@ -131,6 +147,18 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report
                                partial.receipts, tuple(unchecked), reader=reader))
 
 
+def differs_where(check: EntryCheck, files: dict[str, bytes]) -> str:
+    """A preparation-differs detail's tail (issue #17 item 4): the member of preparation.json that first
+    differs from the preparation the bundled verifier recomputes, as a JSON pointer with each side's type
+    and length (verifier/difference.py), never a value; said plainly when the bundled verifier finds none."""
+    from .. import verifier
+
+    where = verifier.fixture_difference(check.document_data, files, check.checked)
+    if where is None:
+        return "; the bundled verifier recomputes no difference, so the member that differs is not named"
+    return f"; preparation.json {where}"
+
+
 def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
             reader: str) -> None:
     result = answer.get("result")
@@ -149,9 +177,22 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Repo
         report.refusals.append(Refusal(
             code if isinstance(code, str) else "replay-failed", fixture.path,
             f"the preparation verifier answered {result} {code}; a fixture must give a reading (RFC 0019 §4; "
-            f"reader: {reader})",
+            f"reader: {reader})" + (differs_where(check, files) if code == PREPARATION_DIFFERS else ""),
             check.id))
     else:
         report.refusals.append(Refusal("replay-failed", fixture.path,
                                        f"the verifier could not run: {answer.get('detail', 'no report')} "
                                        f"(reader: {reader})", check.id))
+
+
+def rerecord_changed(report: Report, change: Change | None) -> None:
+    """With --base (issue #17 item 4; docs/fix.md): a preparation-digest-mismatch whose preparation.json
+    the pull request itself changed is fixed by re-recording, not by `exchange fix` (which would re-pin
+    the edited recording): its fix says so (`Refusal.fix`). Nothing else changes; None: no comparison."""
+    if change is None:
+        return
+    changed = set(change.paths)
+    report.refusals = [
+        replace(r, fix=RERECORD_CHANGED, detail=f"{r.detail}; preparation.json changed against the base")
+        if r.code == "preparation-digest-mismatch" and r.path in changed else r
+        for r in report.refusals]

@@ -39,14 +39,34 @@ def find_catalog(start: str | None = None) -> str:
         probe = parent
 
 
-def catalog_dir(args: argparse.Namespace, command: str) -> str | None:
+def is_catalog(path: str) -> bool:
+    """A catalog's directory holds manifest.json or entries/ (whatever they are: the gate judges them); a
+    new, empty catalog is manifest.json holding []."""
+    return any(os.path.lexists(os.path.join(path, name)) for name in ("manifest.json", "entries"))
+
+
+def catalog_dir(args: argparse.Namespace, command: str, *, require_catalog: bool = False) -> str | None:
     """The catalog a command works on (--catalog, else the nearest directory holding manifest.json);
-    None, having said so on standard error, when it is not a directory (exit 4)."""
+    None, having said so on standard error, when it is not a directory, or with `require_catalog` not a
+    catalog (is_catalog), each exit 4."""
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if not os.path.isdir(catalog):
         print(f"exchange {command}: {safe(catalog)}: no such directory", file=sys.stderr)
         return None
+    if require_catalog and not_a_catalog(command, catalog):
+        return None
     return catalog
+
+
+def not_a_catalog(command: str, catalog: str) -> bool:
+    """True, having said so on standard error, when the directory `catalog` is not a catalog (is_catalog;
+    exit 4)."""
+    if is_catalog(catalog):
+        return False
+    print(f"exchange {command}: {safe(catalog)} is not a catalog: it holds neither manifest.json nor entries/; "
+          "give --catalog the catalog's directory (a new catalog starts as manifest.json holding [])",
+          file=sys.stderr)
+    return True
 
 
 def safe(text: object) -> str:
@@ -69,19 +89,21 @@ def emit_json(value: dict) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
 
 
-def resolve_base(command: str, base: str | None, catalog: str) -> tuple[str | None, str | None]:
+def resolve_base(command: str, base: str | None, catalog: str):
     """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
-    note saying how it was found; any other value as given. (None, None) after printing why auto failed."""
+    note saying how it was found, and that branch as fetched (its tip and reference: the pull request's
+    "main", issue #17 item 2); any other value as given, with no main of its own (the gate reads the
+    commit it names). (None, None, None) after printing why auto failed."""
     from ..repository.pullrequest import AUTO, BaseUnresolved, resolve_auto
 
     if base != AUTO:
-        return base, None
+        return base, None, None
     try:
         auto = resolve_auto(catalog)
     except BaseUnresolved as exc:
         print(f"{command}: --base auto: {safe(exc)}", file=sys.stderr)
-        return None, None
-    return auto.commit, auto.describe()
+        return None, None, None
+    return auto.commit, auto.describe(), (auto.tip, auto.target)
 
 
 def workers(text: str) -> int:
@@ -91,9 +113,20 @@ def workers(text: str) -> int:
     return int(text)
 
 
+def file_mode(st: os.stat_result | None) -> int:
+    """The permission bits a written file gets: the replaced file's own, else what open() would give a
+    new file (0666 less the umask)."""
+    if st is not None:
+        return stat.S_IMODE(st.st_mode)
+    umask = os.umask(0)  # read by setting it; set straight back (the command is one thread)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_file(path: str, data: bytes) -> None:
     """Replace a regular file (or create it) without following a symlink: a temporary file beside it,
-    then an atomic rename; anything but a regular file there is refused (OSError)."""
+    then an atomic rename; anything but a regular file there is refused (OSError). A replaced file keeps
+    its mode; a new one gets the umask's (file_mode)."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -103,6 +136,7 @@ def write_file(path: str, data: bytes) -> None:
                                 "not a regular file; nothing written", path)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}-", dir=os.path.dirname(path))
     try:
+        os.fchmod(fd, file_mode(st))  # mkstemp's 0600 is never what a rewritten file had
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)

@@ -9,8 +9,8 @@ import os
 import stat
 import sys
 
-from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, resolve_base, safe, \
-    workers, write_file
+from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, not_a_catalog, \
+    resolve_base, safe, workers, write_file
 from .report import emit_github, print_text
 
 
@@ -29,12 +29,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.pin is not None and args.base is None:
         print("exchange check: --pin chooses whose pin replays a pull request: give --base too", file=sys.stderr)
         return USAGE
-    base, auto_note = resolve_base("exchange check", args.base, catalog)
+    base, auto_note, main = resolve_base("exchange check", args.base, catalog)
     if base is None and args.base is not None:
         return USAGE
+    if not_a_catalog("check", catalog):  # after --base: a base that cannot be resolved is the invocation's fault
+        return IO
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
                           release_tag=args.release_tag, repository=catalog, workers=args.workers,
-                          pin=args.pin or "base")
+                          pin=args.pin or "base", main=main)
     try:
         report = check_catalog(WorkingTree(catalog), options)
     except CatalogUnreadable as exc:
@@ -98,7 +100,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     from ..catalog.manifest import compute_row, write_manifest
     from ..tree import TreeError, WorkingTree
 
-    catalog = catalog_dir(args, "manifest")
+    catalog = catalog_dir(args, "manifest", require_catalog=True)
     if catalog is None:
         return IO
     tree = WorkingTree(catalog)
@@ -152,7 +154,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
     from ..authoring.fix import MANIFEST, plan_fix
     from ..tree import TreeError, WorkingTree
 
-    catalog = catalog_dir(args, "fix")
+    catalog = catalog_dir(args, "fix", require_catalog=True)
     if catalog is None:
         return IO
     path = os.path.join(catalog, MANIFEST)
@@ -177,7 +179,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
         for blocker in plan.blockers:
             print(f"exchange fix: {safe(blocker.line())}", file=sys.stderr)
         print(f"exchange fix: nothing written: {len(plan.blockers)} problem(s) a pin cannot fix; correct the files "
-              "named above, then run exchange fix again", file=sys.stderr)
+              "named above (re-record a fixture that does not replay), then run exchange fix again", file=sys.stderr)
         return REFUSED
     for change in plan.changes:
         print(safe(change.line()))
@@ -280,6 +282,20 @@ def cmd_new(args: argparse.Namespace) -> int:
     return PASS
 
 
+def cmd_upgrade_note(args: argparse.Namespace) -> int:
+    """exchange upgrade-note: a note keyed by the entry's released entryDigest (authoring/upgrade_note.py)."""
+    from ..authoring.upgrade_note import PASS as WRITTEN, add_note
+
+    catalog = catalog_dir(args, "upgrade-note")
+    if catalog is None:
+        return IO
+    outcome = add_note(catalog, args.id, args.text, args.release)
+    for line in outcome.lines:
+        print(f"{'' if outcome.status == WRITTEN else 'exchange upgrade-note: '}{safe(line)}",
+              file=sys.stdout if outcome.status == WRITTEN else sys.stderr)
+    return outcome.status
+
+
 def cmd_fixture_add(args: argparse.Namespace) -> int:
     from ..authoring.fixture_add import Stop, add_fixture
 
@@ -363,6 +379,14 @@ def register(sub) -> None:
                                                          "the export, else the export's release.inputProfiles)")
     fadd.add_argument("--replace", action="store_true", help="re-record the fixture of the same name")
     fadd.set_defaults(run=cmd_fixture_add)
+
+    note = sub.add_parser("upgrade-note", help="a note for consumers upgrading from a released entry (RFC 0019 §3)")
+    note.add_argument("id", metavar="ENTRY_ID")
+    note.add_argument("text", metavar="TEXT", help="what changed since that release, 1 to 2,048 characters")
+    note.add_argument("--release", metavar="TAG", help="key the note by the entry's entryDigest at TAG (default: the "
+                      "latest release holding the entry)")
+    note.add_argument("--catalog", help="the catalog's repository (default: the one holding manifest.json)")
+    note.set_defaults(run=cmd_upgrade_note)
 
 
 def register_verify(sub) -> None:

@@ -12,9 +12,14 @@ from .common import IO, PASS, REFUSED, Parser, catalog_dir, safe
 
 
 def cmd_release(args: argparse.Namespace) -> int:
+    """exchange release: cut TAG (repository/release.py); a passing release prints the gate's summary first,
+    as `exchange check` prints it (report.print_text)."""
     from ..repository.release import make_release
+    from .report import print_text
 
     outcome = make_release(os.path.abspath(args.catalog), args.tag)
+    if outcome.report is not None:
+        print_text(outcome.report, safe(outcome.checked or args.catalog))
     for line in outcome.lines:
         print(safe(line), file=sys.stdout if outcome.status == 0 else sys.stderr)
     return outcome.status

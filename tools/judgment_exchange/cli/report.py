@@ -12,18 +12,17 @@ from .common import IO, PASS, REFUSED, safe
 
 
 def print_text(report: Report, catalog: str) -> None:
-    from ..codes import fix_text
-
     out = sys.stdout
     print(f"exchange check: {catalog}", file=out)
     print(f"entries: {report.entries} checked", file=out)
     print(f"checks: {', '.join(report.checks)}", file=out)
-    for r in report.refusals:
-        where = " ".join(x for x in (r.entry or "", r.path or "") if x)
-        print(f"refused {r.code}: {safe(where) + ': ' if where else ''}{safe(r.detail)}", file=out)
-        fix = fix_text(r.code)
-        if fix:
-            print(f"  fix: {fix}", file=out)
+    for kind, label, findings in (("refused", "fix", report.refusals), ("warning", "what to do", report.warnings)):
+        for r in findings:
+            where = " ".join(x for x in (r.entry or "", r.path or "") if x)
+            print(f"{kind} {r.code}: {safe(where) + ': ' if where else ''}{safe(r.detail)}", file=out)
+            fix = r.how_to_fix()
+            if fix:
+                print(f"  {label}: {fix}", file=out)
     for s in report.skipped:
         print(f"skipped {safe(s.entry)} fixture {safe(s.fixture)}: {safe(s.text())}", file=out)
     for note in report.notes:

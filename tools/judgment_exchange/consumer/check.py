@@ -86,32 +86,48 @@ def open_location(location: str, workdir: str):
         raise LocationError(f"{location}: no such directory, and git cannot clone it as a repository") from exc
 
 
+TAG_INVALID = "release-tag-invalid"
+NOT_A_TAG_FIX = ("Give a release tag in §3's grammar, vMAJOR.MINOR.PATCH: git ls-remote --tags LOCATION lists the "
+                 "catalog's tags.")
+NO_TAG_FIX = ("Give a tag the catalog offers (git ls-remote --tags LOCATION lists them); import nothing from a tag "
+              "that is not there.")
+NOT_A_COMMIT_FIX = ("Do not import it: a release tag resolves to a commit. Ask the catalog's maintainers to restore "
+                    "the tag on its release commit, or check another release.")
+"""The consumer's fixes for `release-tag-invalid` (registered with the maintainer's: delete and re-tag), set
+on each refusal resolve_tag makes: release-check and upgrade-diff are a consumer's, who cannot re-tag."""
+
+
 def resolve_tag(repo, tag: str) -> tuple[str | None, Refusal | None]:
-    """The commit a release tag names (§7): the grammar, a tag that exists, a commit once peeled."""
+    """The commit a release tag names (§7): the grammar, a tag that exists, a commit once peeled; each
+    refusal carries the consumer's fix."""
     if release_key(tag) is None:
-        return None, Refusal("release-tag-invalid", None, f"{tag!r} is not a release tag vMAJOR.MINOR.PATCH")
+        return None, Refusal(TAG_INVALID, None, f"{tag!r} is not a release tag vMAJOR.MINOR.PATCH",
+                             fix=NOT_A_TAG_FIX)
     try:
         ref = repo.tags[tag]
     except (IndexError, KeyError):
-        return None, Refusal("release-tag-invalid", None, f"no tag {tag} in the catalog")
+        return None, Refusal(TAG_INVALID, None, f"no tag {tag} in the catalog", fix=NO_TAG_FIX)
     try:
         obj = ref.object
         while obj.type == "tag":
             obj = obj.object
     except Exception:  # GitPython raises ValueError, BadName or others for a damaged reference
-        return None, Refusal("release-tag-invalid", None, f"{tag} cannot be resolved: its reference or tag "
-                                                          "object is damaged")
+        return None, Refusal(TAG_INVALID, None, f"{tag} cannot be resolved: its reference or tag object is damaged",
+                             fix=NOT_A_COMMIT_FIX)
     if obj.type != "commit":
-        return None, Refusal("release-tag-invalid", None, f"{tag} resolves to a {obj.type}, not a commit")
+        return None, Refusal(TAG_INVALID, None, f"{tag} resolves to a {obj.type}, not a commit", fix=NOT_A_COMMIT_FIX)
     return obj.hexsha, None
 
 
 def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     """The lock's rules before any gate runs: the same catalog, no lower tag, the locked tag unmoved."""
     out: list[Refusal] = []
-    if normal_location(location) != lock.location:
-        out.append(Refusal(LOCATION_MISMATCH, None, f"the lock was written for another catalog location than "
-                                                    f"{location}; check that catalog, or use its own lock"))
+    given = normal_location(location)
+    if given != normal_location(lock.location):  # one form for both: path or file:// URL, no trailing slash
+        named = given if given == location else f"{location} ({given})"
+        out.append(Refusal(LOCATION_MISMATCH, None, f"the lock records the catalog location {lock.location}, not "
+                                                    f"{named}; check the catalog the lock records, or use this "
+                                                    "catalog's own lock"))
         return out
     if release_key(tag) < release_key(lock.tag):
         out.append(Refusal(LOWER, None, f"{tag} is lower than the locked {lock.tag}: a consumer never moves to a "
@@ -130,7 +146,7 @@ def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int
     """The catalog's own gate on the release's blobs (§§4, 7); LocationError when an object is unreadable."""
     path = repo.git_dir if repo.bare else repo.working_tree_dir
     options = GateOptions(entries=entries or [], history=history is not None, repository=str(path),
-                          release_tag=tag, max_history=history)
+                          release_tag=tag, max_history=history, spdx=False)  # §3's grammar; the list only notes
     try:
         report = check_catalog(GitTree(repo, commit), options)
     except (TreeError, CatalogUnreadable) as exc:
@@ -194,6 +210,17 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
     commit, refusal = resolve_tag(repo, tag)
     result.commit = commit
+    if refusal and lock is not None and tag == lock.tag:
+        # the locked release itself is gone or damaged: the lock's rule names it (release-tag-moved, or
+        # another catalog's lock), not release-tag-invalid (docs/release-contract.md, "The lock")
+        result.report.checks.append("the lock")
+        result.report.refusals.extend(lock_refusals(repo, location, tag, lock) or [refusal])
+        return result
+    if refusal and expect_commit and release_key(tag) is not None:
+        result.report.checks.append("the retained commit")
+        result.report.refusals.append(Refusal(
+            MOVED, None, f"{tag} no longer resolves to the retained {expect_commit}: {refusal.detail}"))
+        return result
     if refusal:
         result.report.refusals.append(refusal)
         return result

@@ -3,7 +3,7 @@ manifest for the import"; issue #10 item 5; docs/release-contract.md, "The lock"
 
 A lock is one closed JSON object:
 
-    {"lockVersion": 1, "location": "<as given; a local directory made absolute>",
+    {"lockVersion": 1, "location": "<normal_location(LOCATION): a local directory as its real path>",
      "tag": "vMAJOR.MINOR.PATCH", "commit": "<40 lowercase hex>",
      "manifestDigest": "sha256:<hex over manifest.json's stored bytes at that commit>",
      "entries": {"<id>": "<the row's entryDigest>", ...}}
@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import tempfile
+import urllib.parse
 from dataclasses import dataclass, field
 
 from ..canon import is_digest
@@ -57,8 +58,17 @@ class Lock:
 
 
 def normal_location(location: str) -> str:
-    """A local directory as its absolute path (so `.` and `./repo` name one catalog); a URL as given."""
-    return os.path.abspath(location) if os.path.isdir(location) else location
+    """A catalog location in the one form locks compare (docs/release-contract.md, "The lock"): a local
+    directory, named by a path or by a `file://` URL, as its absolute real path (so `.`, `./repo/`, a
+    symlink to it and file:///…/repo name one catalog); any other location as given, less a trailing
+    slash."""
+    path = location
+    parsed = urllib.parse.urlsplit(location)
+    if parsed.scheme == "file" and parsed.netloc in ("", "localhost") and not parsed.query and not parsed.fragment:
+        path = urllib.parse.unquote(parsed.path)
+    if path and os.path.isdir(path):
+        return os.path.realpath(path)
+    return location.rstrip("/") or location
 
 
 def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
@@ -106,12 +116,39 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
 
 def load(path: str) -> tuple[Lock | None, Refusal | None]:
     """The lock at `path`: (None, None) when there is none; OSError when it cannot be read (a symlink,
-    a directory or a FIFO there is refused, never followed or waited on)."""
+    a directory or a FIFO there is refused, never followed or waited on), its strerror saying once what
+    is there and that nothing was read."""
     try:
         data = read_regular(path, LOCK_BOUND)
     except FileNotFoundError:
         return None, None
+    except OSError as exc:
+        raise OSError(exc.errno, f"{_what_is_there(path, exc)}; nothing was read", path) from exc
     return decode(data, path)
+
+
+def _what_is_there(path: str, exc: OSError) -> str:
+    """Why the lock at `path` could not be read, in words: what lies there, else the system's reason."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        return "a directory, not a lock file"
+    if mode is not None and stat.S_ISLNK(mode):
+        return "a symlink: a lock is never read through one"
+    if mode is not None and not stat.S_ISREG(mode):
+        return "not a regular file (a FIFO, socket or device), not a lock file"
+    return exc.strerror or str(exc)
+
+
+def _mode(st: os.stat_result | None) -> int:
+    """The replaced lock's permission bits, else a new file's (0666 less the umask)."""
+    if st is not None:
+        return stat.S_IMODE(st.st_mode)
+    umask = os.umask(0)  # read by setting it; set straight back
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def write(path: str, lock: Lock, *, replace: bool) -> None:
@@ -129,6 +166,7 @@ def write(path: str, lock: Lock, *, replace: bool) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".exchange-lock-", dir=directory)
     try:
+        os.fchmod(fd, _mode(st))  # not mkstemp's 0600: the lock keeps its mode, a new one the umask's
         with os.fdopen(fd, "wb") as fh:
             fh.write(lock.encode())
             fh.flush()

@@ -9,12 +9,12 @@ from ..refusal import Refusal
 from ..tree import ReleaseTree, TooLarge, TreeError
 from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
-from .mainline import above_note, find_main, first_parent_chain, hold_ledger
+from .mainline import above_note, find_main, first_parent_chain, hold_ledger, off_main_note
 from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
 from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
-from .upgrade import upgrade_refusals_of
+from .upgrade import latest_released, upgrade_refusals_of
 from .walk import Walk, read_history
 
 
@@ -42,6 +42,7 @@ def check_history(
     anchor: str | None = None,
     base_ledger: tuple[bytes | None] | None = None,
     manifest: bytes | None = None,
+    main: tuple[str, str] | None = None,
 ) -> HistoryResult:
     """Hold the candidate release's upgrade keys and artifact pairs to every previous release (§§3, 7).
 
@@ -50,7 +51,8 @@ def check_history(
     corroborated by the tags (mainline.hold_ledger); a catalog with no ledger anywhere reads main's
     tags alone. With `release_tag`, only releases lower in tag order are previous (O11 otherwise).
     `anchor` is the commit a check of one commit reads (its own first-parent history is "main");
-    `base_ledger` is a pull request's base ledger, which the change may not alter. `max_releases`
+    `base_ledger` is a pull request's base ledger, which the change may not alter, and `main` its main:
+    (the commit, its name), the upstream default branch as fetched (issue #17 item 2). `max_releases`
     is a consumer's maxHistoryReleases (§7). The within-release identity check is `artifact_refusals`.
     """
     del base
@@ -68,7 +70,9 @@ def check_history(
         if release_tag in tags.not_commits:
             detail = f"{release_tag} resolves to a {tags.not_commits[release_tag]}, not a commit"
             return HistoryResult(CHECKED, [Refusal(RELEASE_TAG_INVALID, None, detail)], notes=notes)
-        if anchor is not None:
+        if main is not None:
+            tip, tip_name = main
+        elif anchor is not None:
             tip, tip_name = anchor, f"the checked commit {anchor[:12]}"
         else:
             tip, tip_name = find_main(repo, store)
@@ -109,7 +113,7 @@ def check_history(
     if history.manifests_read:
         refusals += upgrade_refusals_of(current, facts, len(previous))
     status = CHECKED if previous else NO_RELEASES
-    return HistoryResult(status, refusals, [r.tag for r in previous], notes)
+    return HistoryResult(status, refusals, [r.tag for r in previous], notes, latest_released(facts))
 
 
 def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None):
@@ -129,8 +133,7 @@ def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, rele
                 refusals.append(Refusal(RELEASE_LEDGER_MISSING, LEDGER, f"releases.json is missing, but release "
                                         f"{release.tag}'s commit holds one: the ledger was removed"))
         elif made is None or release.version <= made:
-            notes.append(f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: "
-                         "it is not a release of main and is ignored")
+            notes.append(off_main_note(store, release, tip, tip_name))
     return releases, refusals[:1], notes
 
 

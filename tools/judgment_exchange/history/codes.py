@@ -5,6 +5,7 @@ from ..coderecord import Code
 ARTIFACT_HISTORY_INVALID = "artifact-history-invalid"
 ARTIFACT_CONTENT_CHANGED = "artifact-content-changed"
 UPGRADE_KEY_UNKNOWN = "upgrade-key-unknown"
+UPGRADE_NOTE_MISSING = "upgrade-note-missing"  # a warning, never a refusal (RFC 0019 §3 makes notes optional)
 RELEASE_TAG_INVALID = "release-tag-invalid"  # defined in catalog/codes.py (RFC 0019 §7), shared here
 RELEASE_LEDGER_INVALID = "release-ledger-invalid"
 RELEASE_LEDGER_CHANGED = "release-ledger-changed"
@@ -33,6 +34,15 @@ RECORDS: dict[str, Code] = {
         "RFC 0019 §3: an upgrade key that is not the entryDigest of this entry's row in a previous release",
         "An upgrade key is not this entry's entryDigest in any previous release.",
         "Key each upgrade by an entryDigest of this entry in an earlier release (the detail lists them).",
+    ),
+    UPGRADE_NOTE_MISSING: Code(
+        "RFC 0019 §§3, 7: upgrade notes are optional, and a consumer locked to a released entryDigest is refused a "
+        "change without one (issue #17 item 5); a warning on a pull request, never a refusal",
+        "A warning: the pull request changes a released entry's entry.json and gives no upgrade note keyed by its "
+        "latest released entryDigest, so every consumer locked to that release must approve the change by hand.",
+        "Say what changed for reviewers upgrading from that release: exchange upgrade-note ENTRY_ID TEXT "
+        "(CONTRIBUTING.md, \"Upgrade notes\").",
+        "exchange upgrade-note ENTRY_ID TEXT",
     ),
     RELEASE_LEDGER_INVALID: Code(
         f"{_LEDGER}: releases.json is a JSON array of closed rows {{tag, manifestDigest, commit, previous, date}} "

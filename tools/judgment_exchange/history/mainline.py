@@ -253,13 +253,32 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
             _refuse(out, RELEASE_TAG_UNRECORDED, f"tag {release.tag} names {release.commit} on {tip_name}'s "
                     "first-parent history, but releases.json has no row for it")
         else:
-            out.notes.append(f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: "
-                             "it is not a release of main and is ignored")
-    _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out)
-    for row in rows:
-        if (made is None or row.version < made) and row.tag in added and row in tip_rows:
+            out.notes.append(off_main_note(store, release, tip, tip_name))
+    _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out, pull_request=base_ledger is not None)
+    # every release main's ledger records is a previous one (below the release being made), including, for a
+    # pull request, releases made after its merge base (RFC 0019 §3; issue #17 item 2)
+    for row in tip_rows:
+        if (made is None or row.version < made) and row.tag in added:
             out.previous.append(Release(row.tag, row.version, added[row.tag]))
     return out
+
+
+def off_main_note(store: ObjectStore, release: Release, tip: str | None, tip_name: str) -> str:
+    """The note for a release tag whose commit is not on main's first-parent history: ignored, or, when that
+    commit comes after main's tip (the tip is on its first-parent history), main as read is behind the
+    tags this clone holds, and the way to fetch it (issue #17 item 2)."""
+    commit: str | None = release.commit
+    try:
+        while commit is not None and commit != tip:
+            commit = store.first_parent(commit)
+    except TreeError:
+        commit = None
+    if tip is not None and commit == tip:
+        return (f"tag {release.tag} names {release.commit}, a commit after {tip_name}'s tip: {tip_name} is behind "
+                "the tags this clone holds, so the check reads an old ledger; fetch it (git fetch upstream, or git "
+                "fetch origin) and check again")
+    return (f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: it is not a "
+            "release of main and is ignored")
 
 
 def above_note(release: Release, release_tag: str, tip_name: str) -> str:
@@ -271,17 +290,20 @@ def above_note(release: Release, release_tag: str, tip_name: str) -> str:
 
 
 def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made, release_tag: str | None,
-                  manifest: bytes | None, tip_name: str, out: Outcome) -> None:
-    """The checked tree's ledger is main's, or a prefix of it holding every previous release."""
+                  manifest: bytes | None, tip_name: str, out: Outcome, pull_request: bool = False) -> None:
+    """The checked tree's ledger is main's, or a prefix of it holding every previous release. A pull
+    request's may lack releases main made after the change branched: the change did not alter the ledger
+    (its base ledger is held apart), and merging it keeps main's rows (issue #17 item 2)."""
     for index, row in enumerate(rows):
         if index >= len(tip_rows):
             _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) is not in {tip_name}'s releases.json: "
-                    "a release row is added only by `exchange release` on main")
+                    "a release row is added only by `exchange release` on main"
+                    + (f" (if {tip_name} is behind, fetch it: git fetch upstream)" if pull_request else ""))
         elif row != tip_rows[index]:
             _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) differs from row {index + 1} of "
                     f"{tip_name}'s releases.json ({tip_rows[index].tag}): the ledger is append-only")
     lacking = [r.tag for r in tip_rows[len(rows):] if made is None or r.version < made]
-    if lacking:
+    if lacking and not pull_request:
         _refuse(out, RELEASE_LEDGER_CHANGED, f"releases.json here lacks {tip_name}'s releases {', '.join(lacking)}: "
                 "merge main (a row is never removed)")
     own = [r for r in rows if r.tag == release_tag]

@@ -102,3 +102,5 @@ class HistoryResult:
     refusals: list[Refusal] = field(default_factory=list)
     releases: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    released: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each entry id a previous release holds: (the latest such release's tag, its row's entryDigest)."""

@@ -6,8 +6,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..canon import is_digest
+from ..catalog.grammar import release_key
 from ..refusal import Refusal
-from .codes import UPGRADE_KEY_UNKNOWN
+from .codes import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
 from .model import CurrentEntry, Facts, HistoricalRow
 
 
@@ -54,3 +55,37 @@ def valid_keys(digests: dict[str, list[str]]) -> str:
         return "no earlier release holds this entry, so no key is valid (remove upgrade)"
     listed = "; ".join(f"{d} ({', '.join(tags)})" for d, tags in digests.items())
     return f"the valid keys are this entry's earlier entryDigests: {listed}"
+
+
+def latest_released(facts: Facts) -> dict[str, tuple[str, str]]:
+    """Each entry id the previous releases hold: the highest release (in tag order) holding it, and that
+    release's row's entryDigest (issue #17 item 5)."""
+    latest: dict[str, tuple[tuple[int, int, int], str, str]] = {}
+    for (entry_id, entry_digest), tags in facts.entries.items():
+        for tag in tags:
+            key = release_key(tag)
+            if key is not None and (entry_id not in latest or key > latest[entry_id][0]):
+                latest[entry_id] = (key, tag, entry_digest)
+    return {entry_id: (tag, digest) for entry_id, (_, tag, digest) in latest.items()}
+
+
+def note_warnings(current: Sequence[tuple[CurrentEntry, str | None]], changed: set[str],
+                  released: dict[str, tuple[str, str]]) -> list[Refusal]:
+    """A pull request's warnings (never refusals; RFC 0019 §3 makes notes optional): each released entry
+    whose entry.json the change alters (`changed`: its repository paths), whose stored digest (beside it
+    in `current`) is no longer the latest released entryDigest, and that gives no upgrade note keyed by it."""
+    out = []
+    for entry, digest in sorted(current, key=lambda pair: pair[0].id.encode("utf-8", "surrogateescape")):
+        path = f"{entry.path}/entry.json"
+        if path not in changed or entry.id not in released:
+            continue
+        tag, key = released[entry.id]
+        if digest == key or key in entry.upgrade_keys:
+            continue
+        out.append(Refusal(UPGRADE_NOTE_MISSING, path,
+                           f"entry.json differs from release {tag}, whose entryDigest is {key}, and gives no upgrade "
+                           f"note keyed by it: a consumer locked to {tag} is refused this change "
+                           "(entry-changed-without-upgrade) until its reviewer approves it by hand; tell them what "
+                           f"changed with exchange upgrade-note {entry.id} TEXT", entry.id,
+                           pointer="/upgrade" if entry.upgrade_keys else None))
+    return out

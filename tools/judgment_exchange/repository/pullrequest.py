@@ -169,6 +169,8 @@ class Change:
     directory, manifest row or skips.json items it changes, the acknowledgements it removes, whether
     it removes skips.json or moves the verifier pin, and the gate files and other files it changes."""
 
+    point: str | None = None
+    """The merge base of the base and the change: what the change is compared with."""
     paths: tuple[str, ...] = ()
     directories: tuple[str, ...] = ()
     rows: tuple[str, ...] = ()
@@ -255,6 +257,7 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
             removed = frozenset(pair for pair in items if pair not in (new or {}))
             skips_removed = before.stat(SKIPS).kind != MISSING and tree.stat(SKIPS).kind == MISSING
     return Change(
+        point=point,
         paths=tuple(names),
         directories=tuple(_touched([n for n in names if kinds[n] == ENTRY])),
         rows=tuple(_sorted(rows)),
@@ -286,31 +289,29 @@ def _listed(paths: tuple[str, ...], most: int = 3) -> str:
     return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")
 
 
+def _travels_with_entry(code: str, files: tuple[str, ...], change: Change, what: str, base: str) -> Refusal | None:
+    """`code` when the change alters `files` (of the kind `what` names) and also touches an entry."""
+    touched = change.counted()
+    if not files or not touched:
+        return None
+    entries = f"{len(touched)} entr{'y' if len(touched) == 1 else 'ies'} ({', '.join(touched)})"
+    return Refusal(code, None, f"this change alters {len(files)} {what} against {base} ({_listed(files)}) and also "
+                               f"touches {entries}: a pull request for an entry changes only its directory, its "
+                               "manifest row and its own skips.json items, and a change to the gate is reviewed "
+                               "alone; split it (docs/trust.md)")
+
+
 def gate_refusal(change: Change, base: str) -> Refusal | None:
     """Gate changes travel alone (issue #16 item 2): a change to the gate's own files touches no entry, no
     manifest row and no skips.json item. (The verifier pin keeps its own code, verifier-pin-moved-with-entry.)"""
-    touched = change.counted()
-    if not change.gate_files or not touched:
-        return None
-    return Refusal("gate-change-with-entry", None,
-                   f"this change alters {len(change.gate_files)} of the gate's own files against {base} "
-                   f"({_listed(change.gate_files)}) and also touches {len(touched)} "
-                   f"entr{'y' if len(touched) == 1 else 'ies'} ({', '.join(touched)}): a change to the gate is "
-                   "reviewed alone; split it into a pull request for the gate and one for the entry (docs/trust.md)")
+    return _travels_with_entry("gate-change-with-entry", change.gate_files, change, "of the gate's own files", base)
 
 
 def other_files_refusal(change: Change, base: str) -> Refusal | None:
     """A pull request that touches an entry changes nothing but that entry's directory, its manifest row
     and its own skips.json items (issue #16 item 2): any other file of the repository is refused."""
-    touched = change.counted()
-    if not change.other_files or not touched:
-        return None
-    return Refusal("entry-change-with-other-file", None,
-                   f"this change touches the entry {', '.join(touched)} and also changes "
-                   f"{len(change.other_files)} other file(s) of the repository against {base} "
-                   f"({_listed(change.other_files)}): a pull request for an entry changes only its directory, "
-                   "its manifest row and its own skips.json items; move the other change to a pull request "
-                   "of its own (docs/trust.md)")
+    return _travels_with_entry("entry-change-with-other-file", change.other_files, change,
+                               "other file(s) of the repository", base)
 
 
 def skips_removed_refusal(change: Change, base: str) -> Refusal | None:

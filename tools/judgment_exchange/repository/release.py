@@ -5,14 +5,17 @@ commit the release commit's first parent is, RFC 0019 §7: a release is the comm
 TAG's ledger row, computed from HEAD's blobs, to releases.json, commit "Release TAG" (the row is the
 commit's only change) and create the annotated tag on that commit. A working tree that git reports clean
 while it holds other bytes than HEAD (skip-worktree, assume-unchanged, ignored files where the gate reads)
-is refused: what the maintainer sees is what is released. Nothing is pushed: `git push origin main TAG`
-does that, and the release workflow then checks the pushed tag.
+is refused: what the maintainer sees is what is released. A release that publishes nothing new (RELEASED
+the same objects as at the last release's commit) is refused, except the empty manifest of a catalog
+without entries (RFC 0019 §7). Nothing is pushed: `git push origin main TAG` does that, and the release
+workflow then checks the pushed tag.
 """
 
 from __future__ import annotations
 
 from ..gitfail import reason
 import datetime
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -22,22 +25,30 @@ from ..catalog.grammar import release_key
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases
-from ..tree import FILE, MISSING, GitTree, TooLarge, TreeError
+from ..refusal import Report
+from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError
 
 ENTRIES = b"entries/"
 ROOT_FILES = ("manifest.json", LEDGER, "skips.json", "verifier-pin.json")
 """The catalog's files at the repository root the gate reads (docs/entry-format.md, docs/skips.md,
 docs/verifier-pin.md): with entries/, where an ignored file would change what a working tree holds."""
 
+RELEASED = ("manifest.json", "entries", "skips.json", "verifier-pin.json")
+"""What a release publishes (RFC 0019 §7: the manifest and the entries it pins, with the catalog's
+acknowledged skips and the pinned verifier that checked it): a release changes at least one of them."""
+
 BAD_INVOCATION = 3
 
 
 @dataclass
 class Outcome:
-    """The command's exit status and the lines it says (refusals carry their fix)."""
+    """The command's exit status, the lines it says (refusals carry their fix), and on a release the
+    gate's report with the name it was checked under (the command prints its summary)."""
 
     status: int
     lines: list[str] = field(default_factory=list)
+    report: Report | None = None
+    checked: str | None = None
 
 
 def _refuse(*lines: str, status: int = 1) -> Outcome:
@@ -150,6 +161,26 @@ def _committed_ledger(tree: GitTree) -> tuple[list[LedgerRow] | None, str | None
         return None, f"{LEDGER} at HEAD cannot be read ({exc})"
 
 
+def unchanged_since(tree: GitTree, last: LedgerRow) -> bool | None:
+    """Whether HEAD publishes what the last release did: each of RELEASED the same object (blob or tree id)
+    at HEAD as at the commit the ledger's last row was checked at, or absent at both. None when that
+    commit cannot be read (the gate's history check then says why)."""
+    try:
+        then = ReleaseTree(tree.store, last.commit, f"{last.tag}@{last.commit[:12]}")
+        return all(tree.object_id(path) == then.object_id(path) for path in RELEASED)
+    except TreeError:
+        return None
+
+
+def without_entries(tree: GitTree) -> bool:
+    """HEAD is a catalog with no entries: no entries/ and the empty manifest, [] (RFC 0019 §7: it may be
+    released)."""
+    try:
+        return tree.object_id("entries") is None and json.loads(tree.read("manifest.json", 16)) == []
+    except (TreeError, TooLarge, ValueError):
+        return False
+
+
 def make_release(root: str, tag: str, today: datetime.date | None = None) -> Outcome:
     """Check HEAD's committed tree, write the ledger row from HEAD's blobs, commit and tag (the module
     docstring; docs/releasing.md, "Cutting a release")."""
@@ -191,6 +222,17 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
         why = _above_on_main(tree, tag)
         if why:
             return _refuse(f"release {tag} refused: {why}")
+        notes = []
+        same = bool(rows) and unchanged_since(tree, rows[-1])
+        if same and not without_entries(tree):
+            return _refuse(f"release {tag} refused: nothing changed since the last release {rows[-1].tag}: HEAD's "
+                           "manifest.json, entries/, skips.json and verifier-pin.json are the objects of the commit "
+                           f"{rows[-1].tag} was checked at ({rows[-1].commit}), so {tag} would publish the same "
+                           "catalog again. Merge the change to release first (an entry added, changed or withdrawn, a "
+                           f"skips.json acknowledgement, a move of the verifier pin), then run exchange release {tag}")
+        if same:
+            notes.append(f"note: nothing changed since the last release {rows[-1].tag}; a catalog without entries "
+                         "may release the empty manifest, [] (RFC 0019 §7)")
         try:
             report = check_catalog(tree, GateOptions(release_tag=tag, repository=root))
         except CatalogUnreadable as exc:
@@ -219,5 +261,6 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
             return _refuse(f"release {tag}: writing the release failed ({reason(exc)}); "
                            f"restore with git reset --hard {head}", status=4)
         made = repo.head.commit.hexsha
-    return Outcome(0, [f"released {tag}: commit {made} (checked at {head}), annotated tag {tag}",
-                       f"push it: git push origin main {tag}"])
+    return Outcome(0, notes + [f"released {tag}: commit {made} (checked at {head}), annotated tag {tag}",
+                               f"push it: git push origin main {tag}"],
+                   report=report, checked=f"{root} at HEAD {head} (--release-tag {tag})")

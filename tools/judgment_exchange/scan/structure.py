@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add
-from typing import Iterator, Mapping, NamedTuple
+from typing import Mapping, NamedTuple
 
 _STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*"', re.S)
 """A JSON string's text, written unrolled (runs of plain characters between escapes): the same strings as the

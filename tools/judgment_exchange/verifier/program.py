@@ -2,7 +2,7 @@
 
 One report line on standard output in the preparation's canonical form; exit 0 for a reading, 1
 for a refusal, 2 for a finding, and 3, writing no report, when it cannot run (an argument it does
-not take, a file it cannot open).
+not take, a file it cannot open). `--help` prints the usage and exits 0, writing no report.
 """
 
 from __future__ import annotations
@@ -26,16 +26,38 @@ class CannotRun(Exception):
     """The verifier could not run: nothing is reported (exit 3)."""
 
 
+class Helped(Exception):
+    """`--help` was answered: the usage is on standard output, no report is written (exit 0)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:
         raise CannotRun(message)
 
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # only --help exits the parser
+        raise Helped()
+
+
+HELP = {
+    "dialect": "the dialect document (dialect.json)",
+    "case": "the case (case.json)",
+    "acquisitions": "the acquisitions (sources.json)",
+    "profiles": "the trusted input profiles (profiles.json)",
+    "preparation": "the preparation to recompute (preparation.json)",
+    "binding": "the binding document of an unbound version-3 dialect (binding.json)",
+    "record": "a run's record, one line: its inputs and binding held to the preparation (findings 6-9)",
+    "fixture": "an entry's fixture directory: every input read from it and its entry",
+}
+
 
 def _parser() -> _Parser:
-    parser = _Parser(prog="exchange verify", usage=USAGE, add_help=False)
-    for name in ("dialect", "case", "acquisitions", "profiles", "preparation", "binding", "record", "fixture"):
-        parser.add_argument(f"--{name}")
-    parser.add_argument("--require-binding", action="store_true")
+    parser = _Parser(prog="exchange verify", usage=USAGE, description="The preparation verifier (dialect §11): "
+                     "one report line on standard output; exit 0 a reading, 1 a refusal, 2 a finding, 3 it could "
+                     "not run.")
+    for name, text in HELP.items():
+        parser.add_argument(f"--{name}", metavar=name.upper(), help=text)
+    parser.add_argument("--require-binding", action="store_true",
+                        help="a finding unless the record carries the preparation's binding")
     return parser
 
 
@@ -112,6 +134,8 @@ def main(argv: list[str]) -> int:
     """Run `exchange verify` with these arguments; the exit status of §11."""
     try:
         docs = documents(argv)
+    except Helped:
+        return EXIT_READING  # the usage was asked for and given: 0, no report
     except CannotRun as exc:
         print(f"exchange verify: {exc}\nusage: {USAGE}", file=sys.stderr)
         return EXIT_CANNOT_RUN

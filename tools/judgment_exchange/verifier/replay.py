@@ -10,7 +10,7 @@ from typing import Any
 
 from .partial import Partial, check_readable
 from .results import Found, Refused
-from .verify import Documents, report_bytes, verify
+from .verify import Documents, preparation_difference, report_bytes, verify
 
 REPLAY_TIMEOUT = 300
 
@@ -38,6 +38,13 @@ def replay_fixture(dialect: bytes, fixture: dict[str, bytes], checked: Any = Non
     if isinstance(docs, str):
         return {"result": "error", "detail": docs}
     return json.loads(report_bytes(verify(docs, checked)))
+
+
+def fixture_difference(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> str | None:
+    """Where a fixture's preparation.json first differs from what this verifier recomputes (a JSON
+    pointer and each side's type and length, verify.difference_text); None when it finds no difference."""
+    docs = fixture_documents(dialect, fixture)
+    return None if isinstance(docs, str) else preparation_difference(docs, checked)
 
 
 def check_skipped(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> Refused | Found | Partial:

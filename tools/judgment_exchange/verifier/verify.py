@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import dialect as dialect_form
 from . import codes, profiles as profile_rules, receipts, research
+from .difference import first_difference
 from .recompute import Inputs, Recomputation, differs, recompute
 from .record import findings as record_findings, record_refusal
 from .results import Found, Reading, Refused
@@ -226,10 +227,23 @@ def verify(docs: Documents, checked: dialect_form.CheckedDialect | None = None) 
         return Refused(codes.INPUT_MALFORMED, f"the inputs cannot be read ({type(exc).__name__}: {exc})")
 
 
+def difference_text(given: Any, recomputed: bytes) -> str:
+    """Where the given preparation first differs from the recomputed canonical bytes (difference.py): the
+    member as a JSON pointer and each side's type and length, never a value (issue #17 item 4)."""
+    try:
+        found = first_difference(given, parse(recomputed))
+    except (JsonRefusal, RecursionError):
+        return "the recomputed bytes cannot be read back to name the member that differs"
+    if found is None:
+        return "no member differs in value as read (the given preparation's canonical form is not the recomputed bytes)"
+    return found.text()
+
+
 def _conclude(result: Recomputation, given: Any, docs: Documents, record: Any) -> Found | Reading:
     recomputed = preparation_form(result.preparation)
     if differs(recomputed, given, docs.preparation):
-        return Found(codes.PREPARATION_DIFFERS, "the recomputed preparation's canonical bytes are not the given preparation's")
+        return Found(codes.PREPARATION_DIFFERS, "the recomputed preparation's canonical bytes are not the given "
+                                                f"preparation's: {difference_text(given, recomputed)}")
     prepared = digest(recomputed)
     found, binding = record_findings(docs.record, record, result.facts, result.evidence,
                                      result.preparation["cites"], prepared, docs.require_binding)
@@ -237,6 +251,21 @@ def _conclude(result: Recomputation, given: Any, docs: Documents, record: Any) -
         return found
     return Reading(prepared, binding, result.facts, result.evidence, result.targets_by_class,
                    result.unsigned_parameters, result.unsigned_freshness, result.preparation)
+
+
+def preparation_difference(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> str | None:
+    """For documents this verifier answers finding 5 (preparation-differs): where the given preparation
+    first differs from the recomputed one (`difference_text`); None for any other answer. Never raises."""
+    try:
+        result, values = prepare(docs, checked)
+        if not isinstance(result, Recomputation):
+            return None
+        recomputed = preparation_form(result.preparation)
+        if not differs(recomputed, values["preparation"], docs.preparation):
+            return None
+        return difference_text(values["preparation"], recomputed)
+    except Exception:  # a diagnosis only: the verdict is verify's
+        return None
 
 
 def report(answer: Refused | Found | Reading) -> dict:
