@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..catalog.grammar import FIXTURE_NAME
 from ..quoting import Withheld, described, id_names, path_names, path_text, redact, withheld
 from ..refusal import Refusal
 
@@ -21,6 +22,18 @@ def _file_items(change: dict) -> list[dict]:
     return [*files.get("added", []), *files.get("removed", []), *files.get("changed", [])]
 
 
+def _fixture_items(change: dict) -> list[dict]:
+    fixtures = change.get("fixtures", {})
+    return [*fixtures.get("added", []), *fixtures.get("removed", []), *fixtures.get("reRecorded", [])]
+
+
+def _fixture_name(name: object, shown: Withheld) -> str:
+    """A fixture's name when §3's grammar and the scan clear it, else described by its length."""
+    if isinstance(name, str) and FIXTURE_NAME.fullmatch(name) and name not in shown.flagged:
+        return name
+    return described(name, "a fixture name")
+
+
 def _refusal(item: dict, shown: Withheld) -> dict:
     """A refusal of the diff (as_json's form) through `quoting.redact`: its path, entry and detail cleared."""
     refusal = redact(Refusal(item.get("code", ""), item.get("path"), item.get("detail") or "", item.get("entry")),
@@ -29,14 +42,20 @@ def _refusal(item: dict, shown: Withheld) -> dict:
 
 
 def clear_diff(diff: dict) -> dict:
-    """upgrade-diff's result with every entry id and file path shown only when its grammar and the scan
-    clear it (issue #16 item 4): a withheld id is described, a path cut to its nearest safe parent, and a
-    refusal redacted as the gate's are; one scan over every name and detail."""
+    """upgrade-diff's result with every entry id, file path and fixture name shown only when its grammar
+    and the scan clear it (issue #16 item 4): a withheld id or fixture name is described, a path cut to its
+    nearest safe parent, and a refusal redacted as the gate's are; one scan over every name and detail.
+    (entry.json's members, the README's lines and the documents' pointers are cleared where they are made,
+    in diff.py and shown.py.)"""
     changes = diff.get("changes", [])
     names: list[str] = []
     for change in changes:
         names += id_names(change.get("id"))
         names += [n for item in _file_items(change) for n in path_names(str(item.get("path", "")))]
+        for item in _fixture_items(change):
+            name = item.get("name")
+            names += [name] if isinstance(name, str) and FIXTURE_NAME.fullmatch(name) else []
+            names += [n for path in item.get("files", []) for n in path_names(str(path))]
         for side in ("from", "to"):
             names += path_names(str(change.get("pathChanged", {}).get(side, "")))
     refusals = diff.get("refusals", [])
@@ -61,6 +80,11 @@ def _change(change: dict, shown: Withheld) -> dict:
                         for verb, items in change["files"].items()}
     if "pathChanged" in change:
         out["pathChanged"] = {side: path_text(str(path), shown.flagged) for side, path in change["pathChanged"].items()}
+    if "fixtures" in change:
+        out["fixtures"] = {verb: [item | {"name": _fixture_name(item.get("name"), shown)}
+                                  | ({"files": [path_text(str(p), shown.flagged) for p in item["files"]]}
+                                     if "files" in item else {}) for item in items]
+                           for verb, items in change["fixtures"].items()}
     return out
 
 
@@ -83,8 +107,10 @@ def summary(side: dict, safe: Safe) -> str:
 
 
 def diff_lines(diff: dict, safe: Safe) -> list[str]:
-    """upgrade-diff's text: the releases, the target's own check, each change with its files and fields
-    (ids and paths already cleared by `clear_diff`, in diff.upgrade_diff)."""
+    """upgrade-diff's text: the releases, the target's own check, each change with its pins, the entry.json
+    members changed (old -> new), its files, the README's unified diff, the dialect's or output document's
+    changed pointers, the fixtures added, removed and re-recorded, and the upgrade note (ids and paths
+    already cleared by `clear_diff`, in diff.upgrade_diff; every author value through `safe`)."""
     frm, to = diff["from"], diff["to"]
     lines = [f"upgrade {frm['tag']} -> {to['tag']} of {safe(diff['location'])}"]
     for side, label in ((frm, "from"), (to, "to")):
@@ -108,8 +134,15 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
         for side in ("from", "to"):
             if side in change:
                 lines.append(f"  {side}: {summary(change[side], safe)}")
+        members = change.get("members", [])
+        listed = {item["member"] for item in members}
         for name, pair in change.get("fields", {}).items():
-            lines.append(f"  {name}: {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
+            if name not in listed:  # a pin of the row or a canonical digest; entry.json's members follow
+                lines.append(f"  {name}: {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
+        if members:
+            lines.append("  entry.json members changed (old -> new):")
+            for item in members:
+                lines.append(f"    {safe(item['member'])}: {shape(item['from'], safe)} -> {shape(item['to'], safe)}")
         files = change.get("files", {})
         for verb in ("added", "removed"):
             for item in files.get(verb, []):
@@ -117,6 +150,10 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
         for item in files.get("changed", []):
             lines.append(f"  file changed {safe(item['path'])} {_blob(item['from'], safe)} -> "
                          f"{_blob(item['to'], safe)}")
+        lines += _readme_lines(change.get("readme"), safe)
+        for name, document in change.get("documents", {}).items():
+            lines += _document_lines(name, document, safe)
+        lines += _fixture_lines(change.get("fixtures"), safe)
         if "upgradeNote" in change:
             lines.append(f"  upgrade note (keyed by {change['importedEntryDigest']}): "
                          f"{value(change['upgradeNote'], safe)}")
@@ -129,6 +166,110 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
         lines.append("no entry changed")
     lines.append(f"result: {len(diff.get('changes', []))} change(s) to review")
     return lines
+
+
+STRUCTURE_CHARS = 400
+"""A structured member (an object or array) is written on one line of at most this many characters."""
+
+
+def shape(item: Any, safe: Safe) -> str:
+    """One side of an entry.json member on one line: text as is (escaped), a withheld part described, an
+    object as {name: value, ...}, an array as [value, ...]; absent named. An object or array longer than
+    STRUCTURE_CHARS is cut, said so (the JSON report holds it whole)."""
+    def one(x: Any) -> str:
+        if isinstance(x, dict) and set(x) == {"withheld"}:
+            return f"(withheld: {safe(x['withheld'])})"
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{safe(k)}: {one(v)}" for k, v in x.items()) + "}"
+        if isinstance(x, list):
+            return "[" + ", ".join(one(v) for v in x) + "]"
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        return "null" if x is None else safe(x)
+
+    if item is None:
+        return "absent"
+    out = one(item)
+    if isinstance(item, (dict, list)) and "withheld" not in item and len(out) > STRUCTURE_CHARS:
+        more = len(out) - STRUCTURE_CHARS
+        return f"{out[:STRUCTURE_CHARS]}… ({more} more characters; the JSON report has it whole)"
+    return out
+
+
+def _readme_lines(readme: Any, safe: Safe) -> list[str]:
+    """README.md's unified diff, indented; withheld described; the cut said with its count."""
+    if readme is None:
+        return []
+    if "withheld" in readme:
+        return [f"  README.md changed, not shown: {safe(readme['withheld'])}"]
+    if not readme["diff"]:
+        return ["  README.md changed, no line differs as shown (line endings, tabs or a final newline only)"]
+    out = ["  README.md (unified diff; control characters escaped):"]
+    out += [f"    {safe(line)}" for line in readme["diff"]]
+    if readme.get("cut"):
+        out.append(f"    … {readme.get('more', 0)} more lines not shown")
+    return out
+
+
+def _side(item: dict, safe: Safe) -> str:
+    words = item["type"]
+    if "length" in item:
+        words += f" of {item['length']} characters"
+    elif "size" in item:
+        words += f" of {item['size']} {'members' if item['type'] == 'an object' else 'items'}"
+    return words
+
+
+def _plain(item: dict, safe: Safe) -> str | None:
+    if "value" not in item:
+        return None
+    x = item["value"]
+    return "null" if x is None else ("true" if x else "false") if isinstance(x, bool) else safe(x)
+
+
+def _document_lines(name: str, document: dict, safe: Safe) -> list[str]:
+    """A dialect or output document's changes: `pointer: old type -> new type (old value -> new value)`,
+    a value only where it is not author text."""
+    if "notCompared" in document:
+        return [f"  {name} changed, not compared: {safe(document['notCompared'])}"]
+    changes = document["changes"]
+    total = len(changes) + document.get("more", 0)
+    if not total:
+        return [f"  {name} changed, no value differs (its bytes did: formatting or member order only)"]
+    out = [f"  {name}: {total} value(s) changed (pointer: old type -> new type, values where not author text):"]
+    for item in changes:
+        where = safe(item["pointer"]) or "(the whole document)"
+        was, now = item.get("from"), item.get("to")
+        types = " -> ".join(_side(x, safe) if x else "absent" for x in (was, now))
+        values = [_plain(x, safe) if x else None for x in (was, now)]
+        plain = ""
+        if any(v is not None for v in values):
+            parts = [v if v is not None else "absent" if x is None else "not shown" for v, x in zip(values, (was, now))]
+            plain = f" ({parts[0]} -> {parts[1]})"
+        out.append(f"    {where}: {types}{plain}")
+    if document.get("cut"):
+        out.append(f"    … {document.get('more', 0)} more pointers not shown")
+    return out
+
+
+def _fixture_lines(fixtures: dict | None, safe: Safe) -> list[str]:
+    """Fixtures added, removed and re-recorded (a file's blob or the preparationDigest changed)."""
+    if not fixtures:
+        return []
+    out = []
+    for verb in ("added", "removed"):
+        for item in fixtures.get(verb, []):
+            prep = (f" (preparationDigest {value(item['preparationDigest'], safe)})"
+                    if "preparationDigest" in item else "")
+            out.append(f"  fixture {verb} {safe(item['name'])}{prep}")
+    for item in fixtures.get("reRecorded", []):
+        out.append(f"  fixture re-recorded {safe(item['name'])}")
+        if "preparationDigest" in item:
+            pair = item["preparationDigest"]
+            out.append(f"    preparationDigest {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
+        for path in item.get("files", []):
+            out.append(f"    file changed {safe(path)}")
+    return out
 
 
 def _blob(item: dict, safe: Safe) -> str:

@@ -107,3 +107,231 @@ def upgrade_note(entry: Any, key: str) -> Any:
     if not isinstance(notes, dict) or key not in notes:
         return None
     return text(notes[key], 1, 2048)
+
+
+# --- every entry.json member, and a document's values (issue #18 item 5: upgrades you can review) ----------
+
+
+def _grammar_text(value: Any, problem_of, what: str) -> Any:
+    """A string held to a §3 grammar (`problem_of` says what is wrong, or None), shown once the scan's
+    named credential shapes find none in it."""
+    if not isinstance(value, str):
+        return withheld(f"not a string ({_type_name(value)})")
+    if problem_of(value) is not None:
+        return withheld(f"a string of {len(value)} characters outside {what}'s grammar")
+    if flagged_values([value]):
+        return withheld(f"a string of {len(value)} characters holding a shape the scan refuses (a credential)")
+    return value
+
+
+def _closed(value: Any, names: tuple[str, ...]) -> str | None:
+    """Why `value` is not an object of only these members, or None."""
+    if not isinstance(value, dict):
+        return f"not an object ({_type_name(value)})"
+    if any(name not in names for name in value):
+        return f"holds a member outside {{{', '.join(names)}}}"
+    return None
+
+
+def _integer(value: Any) -> Any:
+    from ..jsonstrict import integer
+
+    number = integer(value)
+    return number if number is not None else withheld(f"not an integer ({_type_name(value)})")
+
+
+def _entry_id(value: Any) -> Any:
+    from ..catalog.grammar import ENTRY_ID
+    from ..quoting import flagged_names, id_names
+
+    if not isinstance(value, str) or not 3 <= len(value) <= 128 or ENTRY_ID.fullmatch(value) is None:
+        return withheld("not an entry id of §3's grammar" if isinstance(value, str)
+                        else f"not a string ({_type_name(value)})")
+    if flagged_names(id_names(value)):
+        return withheld(f"an id of {len(value)} characters holding a shape the scan refuses (a credential)")
+    return value
+
+
+def _names(values: list[Any]) -> frozenset[str]:
+    """The fixture names among `values` the scan's name check flags, in one run."""
+    from ..quoting import flagged_names
+
+    return flagged_names([v for v in values if isinstance(v, str)])
+
+
+def _fixture_name(value: Any, flagged: frozenset[str]) -> Any:
+    from ..catalog.grammar import FIXTURE_NAME
+
+    if not isinstance(value, str) or not 1 <= len(value) <= 64 or FIXTURE_NAME.fullmatch(value) is None:
+        return withheld("not a fixture name of §3's grammar")
+    if value in flagged:
+        return withheld(f"a name of {len(value)} characters holding a shape the scan refuses (a credential)")
+    return value
+
+
+def _upgrade_notes(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return withheld(f"not an object ({_type_name(value)})")
+    return [{"from": digest(key), "note": text(note, 1, 2048)} for key, note in value.items()]
+
+
+def _pack(value: Any) -> Any:
+    from ..catalog.grammar import absolute_uri_problem
+
+    if (why := _closed(value, ("id", "versions", "digests"))) is not None:
+        return withheld(why)
+    out: dict[str, Any] = {}
+    if "id" in value:
+        out["id"] = _grammar_text(value["id"], absolute_uri_problem, "an absolute URI")
+    if "versions" in value:
+        out["versions"] = text(value["versions"], 1, 64)
+    if "digests" in value:
+        items = value["digests"]
+        out["digests"] = [digest(d) for d in items] if isinstance(items, list) \
+            else withheld(f"not an array ({_type_name(items)})")
+    return out
+
+
+def _reference(value: Any, document: str, version: str) -> Any:
+    """entry.json's `dialect` or `output`: the stored path, the version (an integer, or a named format's
+    MAJOR.MINOR.PATCH), the canonical digest."""
+    if (why := _closed(value, ("path", version, "formatVersion", "digest"))) is not None:
+        return withheld(why)
+    out: dict[str, Any] = {}
+    for name, item in value.items():
+        if name == "path":
+            out[name] = item if item == document else withheld(f"not the string {document!r}")
+        elif name == version:
+            out[name] = _integer(item)
+        elif name == "formatVersion":
+            out[name] = item if isinstance(item, str) and ARTIFACT_VERSION.fullmatch(item) \
+                else withheld("not MAJOR.MINOR.PATCH")
+        else:
+            out[name] = digest(item)
+    return out
+
+
+def _requires(value: Any) -> Any:
+    from ..catalog.grammar import PLATFORM
+
+    if (why := _closed(value, ("inputProfile", "connectionProfile", "platform"))) is not None:
+        return withheld(why)
+    return {name: (digest(item) if name != "platform" else _grammar_text(
+        item, lambda v: None if 1 <= len(v) <= 64 and PLATFORM.fullmatch(v) else "outside", "a platform"))
+        for name, item in value.items()}
+
+
+def _source_kinds(value: Any) -> Any:
+    from ..catalog.entry import V3_KINDS
+
+    if not isinstance(value, list):
+        return withheld(f"not an array ({_type_name(value)})")
+    return [k if isinstance(k, str) and k in V3_KINDS else withheld("not a source kind of §3") for k in value]
+
+
+def _assertion(value: Any) -> Any:
+    from ..catalog.entry import ASSERTION
+
+    if value == ASSERTION:
+        return value
+    what = f"a string of {len(value)} characters" if isinstance(value, str) else _type_name(value)
+    return withheld(f"not the fixed sentence of §3 ({what})")
+
+
+def _fixtures(value: Any) -> Any:
+    if not isinstance(value, list):
+        return withheld(f"not an array ({_type_name(value)})")
+    flagged = _names([item.get("name") for item in value if isinstance(item, dict)])
+    out: list[Any] = []
+    for item in value:
+        if (why := _closed(item, ("name", "path", "preparationDigest"))) is not None:
+            out.append(withheld(why))
+            continue
+        record: dict[str, Any] = {}
+        name = item.get("name")
+        if "name" in item:
+            record["name"] = _fixture_name(name, flagged)
+        if "path" in item:
+            shown_name = record.get("name")
+            record["path"] = item["path"] if isinstance(shown_name, str) and item["path"] == f"fixtures/{shown_name}" \
+                else withheld("not fixtures/ and the fixture's name")
+        if "preparationDigest" in item:
+            record["preparationDigest"] = digest(item["preparationDigest"])
+        out.append(record)
+    return out
+
+
+def _verification(value: Any) -> Any:
+    from ..catalog.grammar import RELEASE_TAG, date_problem, locator_problem
+
+    if not isinstance(value, list):
+        return withheld(f"not an array ({_type_name(value)})")
+    out: list[Any] = []
+    for record in value:
+        if (why := _closed(record, ("date", "runner", "runtime", "readers", "result"))) is not None:
+            out.append(withheld(why))
+            continue
+        item: dict[str, Any] = {}
+        for name, member in record.items():
+            if name == "date":
+                item[name] = _grammar_text(member, date_problem, "a date")
+            elif name in ("runner", "runtime"):
+                item[name] = _grammar_text(member, lambda v: None if RELEASE_TAG.fullmatch(v) else "outside", "a tag")
+            elif name == "result":
+                item[name] = member if member == "agree" else withheld("not the string 'agree'")
+            else:
+                item[name] = [_grammar_text(loc, locator_problem, "a reader locator") for loc in member] \
+                    if isinstance(member, list) else withheld(f"not an array ({_type_name(member)})")
+        out.append(item)
+    return out
+
+
+def _licence(value: Any) -> Any:
+    from ..catalog.grammar import licence_problem
+
+    return _grammar_text(value, licence_problem, "a licence")
+
+
+def entry_member(name: str, value: Any) -> Any:
+    """One member of entry.json as a reviewer is shown it (§3's members list): each part that passes its
+    §3 grammar shown (free text and grammar-fitting names once the scan cleared them too), every other
+    part `{"withheld": why}`; a member outside §3's list is withheld whole."""
+    from ..catalog.entry import DIRECTIONS, KINDS
+
+    shows = {
+        "entryVersion": _integer, "kind": lambda v: choice(v, KINDS), "id": _entry_id,
+        "title": lambda v: text(v, 1, 200), "description": lambda v: text(v, 1, 4096),
+        "compatibility": compatibility, "upgrade": _upgrade_notes, "direction": lambda v: choice(v, DIRECTIONS),
+        "pack": _pack, "dialect": lambda v: _reference(v, "dialect.json", "dialectVersion"), "artifact": artifact,
+        "output": lambda v: _reference(v, "output.json", "outputVersion"), "requires": _requires,
+        "sourceKinds": _source_kinds, "assertion": _assertion, "fixtures": _fixtures,
+        "verification": _verification, "author": lambda v: text(v, 1, 100),
+        "licence": _licence,
+    }
+    show = shows.get(name)
+    if show is None:
+        return withheld("not a member of §3's entry.json; not shown")
+    return show(value)
+
+
+def document_value(value: Any) -> dict:
+    """A value of a dialect or output document at one pointer: its type always, and the value itself only
+    where it is not author text — a number (its literal, as written), true/false, null, a string that is one
+    of this package's schema words (`quoting.schema_words`) or a digest; another string by its length, an
+    object or array by its size."""
+    from ..jsonstrict import Number
+    from ..quoting import schema_words
+
+    out: dict[str, Any] = {"type": _type_name(value)}
+    if isinstance(value, Number):
+        out["value"] = value.literal
+    elif value is None or isinstance(value, bool):
+        out["value"] = value
+    elif isinstance(value, str):
+        if value in schema_words() or is_digest(value):
+            out["value"] = value
+        else:
+            out["length"] = len(value)
+    elif isinstance(value, (dict, list)):
+        out["size"] = len(value)
+    return out

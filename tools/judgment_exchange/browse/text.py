@@ -1,0 +1,121 @@
+"""`exchange show`'s text for people (issue #18 item 1): the tags a location offers, a checked release's
+cards and one entry's whole card, aligned and wrapped at 80 columns. The values are the cards' (already
+shown or withheld by card.py); `safe` escapes anything a terminal would act on (cli/common.safe)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+WIDTH = 80
+LABEL = 14
+Safe = Callable[[object], str]
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, dict) and set(value) == {"withheld"}:
+        return f"(withheld: {value['withheld']})"
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(_value(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_value(v)}" for k, v in value.items()) or "none"
+    return str(value)
+
+
+def field(label: str, value: Any, safe: Safe, indent: int = 2) -> list[str]:
+    """`label` in a fixed column, the value wrapped at 80 columns beneath the value column."""
+    text = safe(_value(value)) if not isinstance(value, str) else "\n".join(safe(x) for x in value.split("\n"))
+    head = " " * indent + label.ljust(LABEL)
+    lines: list[str] = []
+    for number, paragraph in enumerate(text.split("\n")):
+        wrapped = textwrap.wrap(paragraph, width=WIDTH - len(head), break_long_words=True,
+                                break_on_hyphens=False) or [""]
+        for i, piece in enumerate(wrapped):
+            lines.append((head if number == 0 and i == 0 else " " * len(head)) + piece)
+    return lines
+
+
+def listing_lines(location: str, offered: list, branch: str | None, safe: Safe) -> list[str]:
+    """The release tags, newest first, each with its ledger date and entry count; not yet checked."""
+    lines = [f"releases of {safe(location)}, newest first (not yet checked: exchange show LOCATION TAG checks one)"]
+    if branch is None:
+        lines.append("  no ledger found on the location's main: dates and counts are the tags' own")
+    if not offered:
+        lines.append("  no release tag (vMAJOR.MINOR.PATCH naming a commit)")
+    for release in offered:
+        date = release.date or "-"
+        count = "?" if release.entries is None else str(release.entries)
+        where = "" if release.recorded or branch is None else f"  (not in {safe(branch)}'s ledger)"
+        lines.append(f"  {release.tag:<12} {date:<10}  {count:>4} entr{'y' if count == '1' else 'ies'}  "
+                     f"{release.commit[:12]}{where}")
+    return lines
+
+
+def _fixture(item: dict) -> str:
+    result = item.get("result", "?")
+    words = f"{item['name']}: {result}"
+    if item.get("reader"):
+        words += f" ({item['reader']})"
+    skip = item.get("skip")
+    if skip:
+        ack = {True: "acknowledged", False: "not acknowledged", None: "no skips.json"}[skip.get("acknowledged")]
+        words += f"; {skip['reason']}; {ack}"
+    return words
+
+
+def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
+    """One entry's card; with `whole`, every field and the README in full."""
+    kind = " ".join(str(x) for x in (card.get("kind"), card.get("direction")) if isinstance(x, str))
+    lines = [f"{card['id']}  ({kind})"]
+    lines += field("title", card.get("title"), safe)
+    if whole and "description" in card:
+        lines += field("description", card["description"], safe)
+    if "pack" in card:
+        lines += field("pack", card["pack"], safe)
+    if "artifact" in card:
+        lines += field("artifact", card["artifact"], safe)
+    lines += field("requires", card.get("requires"), safe)
+    lines += field("source kinds", card.get("sourceKinds"), safe)
+    lines += field("licence", card.get("licence"), safe)
+    lines += field("author", card.get("author"), safe)
+    if whole:
+        if "compatibility" in card:
+            lines += field("compatibility", card["compatibility"], safe)
+        lines += field("assertion", card.get("assertion"), safe)
+        lines += field("digests", card.get("digests"), safe)
+    records = card.get("verification") or []
+    lines += field("verification", [f"{r.get('date')} {r.get('result')} by {', '.join(r.get('readers') or [])}"
+                                    if isinstance(r, dict) and "withheld" not in r else r for r in records]
+                   if records else "none", safe)
+    fixtures = card.get("fixtures") or []
+    lines += field("fixtures", "\n".join(_fixture(f) for f in fixtures) if fixtures else "none", safe)
+    for note in card.get("upgrade") or []:
+        lines += field("upgrade note", f"from {_value(note['from'])}: {_value(note['note'])}", safe)
+    readme = card.get("readme")
+    if isinstance(readme, dict) and "firstParagraph" in readme:
+        if whole and "text" in readme:
+            lines += ["  README"] + [("    " + safe(x)).rstrip() for x in readme["text"].rstrip("\n").split("\n")]
+        else:
+            lines += field("README", readme["firstParagraph"] or "(no paragraph)", safe)
+    else:
+        lines += field("README", readme, safe)
+    return lines
+
+
+def release_lines(check, cards: list[dict], safe: Safe) -> list[str]:
+    """A checked release's header and every entry's card."""
+    report = check.report
+    reader = report.reader.text() if report.reader is not None else "none (no fixture replayed)"
+    lines = [f"release {safe(check.tag)} of {safe(check.location)} at commit {check.commit}",
+             f"checked: pass (the consumer's check, docs/release-contract.md); history {report.history}; "
+             f"{report.replayed} fixture(s) replayed, {len(report.skipped)} skipped",
+             f"reader: {safe(reader)}"]
+    lines = [x for line in lines for x in (textwrap.wrap(line, WIDTH, subsequent_indent="  ",
+                                                         break_on_hyphens=False) or [""])]
+    lines.append(f"{len(cards)} entr{'y' if len(cards) == 1 else 'ies'}")
+    for card in cards:
+        lines += [""] + card_lines(card, safe)
+    return lines
