@@ -1,0 +1,65 @@
+"""This project's consumer behind the kit's contract (docs/conformance.md, "This project's consumer"):
+its retained-state reading, and every code it gives per case (cases.json `projectCodes`, stated by hand
+in the generator) — the project held to its own stricter expectations, beyond what the kit compares."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from judgment_exchange.conformance.adapter import RetainedError, consume, read_retained
+from judgment_exchange.conformance.rebuild import rebuild
+from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, load_kit
+from judgment_exchange.conformance.verdict import AGREE, compare
+
+from .test_runner import exchange
+
+KIT = load_kit(DEFAULT_KIT)
+
+
+@pytest.mark.parametrize("case", KIT.cases, ids=[c["name"] for c in KIT.cases])
+def test_release_check_gives_every_code_the_case_states(tmp_path, case):
+    location = tmp_path / "catalog"
+    rebuild((KIT.path / case["stream"]["path"]).read_bytes(), case["steps"], location)
+    retained = read_retained(_retained(case, location)) if case["retained"] else None
+    verdict = consume(str(location), case["tag"], history_limit=case["historyLimit"], held=case["held"],
+                      retained=retained)
+    strict = copy.deepcopy(case) | {"strictness": "project"}
+    strict["expected"] = case["expected"] | {"codes": case["projectCodes"]}
+    outcome = compare(strict, verdict, KIT.rfc)
+    assert outcome.status == AGREE, outcome.differences
+
+
+@pytest.mark.parametrize("text, why", [
+    ("[]", "an object of exactly"),
+    ('{"retainedVersion": 2, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": []}',
+     "retainedVersion is 1"),
+    ('{"retainedVersion": 1, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": {}}',
+     "entries is an array"),
+    ('{"retainedVersion": 1, "retainedVersion": 1}', "not one strict JSON value"),
+    ('{"retainedVersion": 1, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", '
+     '"entries": [], "lockVersion": 1}', "an object of exactly"),
+])
+def test_retained_state_in_another_form_is_refused(text, why):
+    with pytest.raises(RetainedError, match=why):
+        read_retained(text.encode())
+
+
+def test_retained_state_is_read_as_a_lock_in_memory():
+    lock = read_retained(json.dumps({"retainedVersion": 1, "location": "/x", "tag": "v0.1.0", "commit": "a" * 40,
+                                     "manifestDigest": "sha256:" + "b" * 64,
+                                     "entries": [{"id": "acme.vendors", "entryDigest": "sha256:" + "c" * 64}]}).encode())
+    assert (lock.location, lock.tag, lock.commit, lock.entries) == ("/x", "v0.1.0", "a" * 40,
+                                                                     {"acme.vendors": "sha256:" + "c" * 64})
+
+
+def test_consume_refuses_a_malformed_retained_file_as_a_bad_invocation(tmp_path):
+    bad = tmp_path / "retained.json"
+    bad.write_text('{"lockVersion": 1}', encoding="utf-8")
+    done = exchange("consume", "--location", str(tmp_path), "--tag", "v0.1.0", "--history", "1",
+                    "--retained", str(bad))
+    assert done.returncode == 3 and "not the kit's retained state" in done.stderr and not done.stdout
+    done = exchange("consume", "--location", str(tmp_path / "none"), "--tag", "v0.1.0", "--history", "1")
+    assert done.returncode == 4 and "Traceback" not in done.stderr and not done.stdout

@@ -1,0 +1,97 @@
+"""`exchange conformance`: the consumer conformance kit (issue #19; docs/conformance.md).
+
+`conformance run [--kit DIR] [--case NAME ...] [--jobs N] [-- COMMAND ...]` holds any consumer to every
+case of the kit; `conformance consume --location DIR --tag TAG --history N [--retained FILE]
+[--held TAG ...]` is this project's consumer behind the kit's command contract (what `run` calls when no
+command follows `--`). Exit statuses: run 0 every case agrees, 1 a disagreement, 3 a bad invocation,
+4 a kit integrity error; consume 0 pass, 1 refuse (its verdict on standard output), 3, 4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .common import IO, PASS, REFUSED, USAGE, Parser, safe
+
+
+def _history(text: str) -> int:
+    """maxHistoryReleases: a whole number from 1 to 128 (RFC 0019 §7)."""
+    if not text.isdigit() or not 1 <= int(text) <= 128:
+        raise argparse.ArgumentTypeError("maxHistoryReleases is a whole number from 1 to 128")
+    return int(text)
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 16:
+        raise argparse.ArgumentTypeError("a whole number of cases run side by side, 1 to 16")
+    return int(text)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """exchange conformance run: every case of the kit through COMMAND (default: this project's consumer)."""
+    from ..conformance.runner import DEFAULT_KIT, run
+
+    command = list(args.command or [])
+    if command[:1] == ["--"]:
+        command = command[1:]
+    kit = Path(args.kit) if args.kit else DEFAULT_KIT
+    return run(kit, command or None, names=args.case, jobs=args.jobs)
+
+
+def cmd_consume(args: argparse.Namespace) -> int:
+    """exchange conformance consume: release-check's verdict on one case, in the kit's neutral form."""
+    from ..consumer import LocationError
+    from ..conformance.adapter import RETAINED_BOUND, RetainedError, consume, encode, read_retained
+    from ..tree import read_regular
+
+    command = "exchange conformance consume"
+    retained = None
+    if args.retained:
+        try:
+            retained = read_retained(read_regular(args.retained, RETAINED_BOUND))
+        except OSError as exc:
+            print(f"{command}: --retained {safe(args.retained)}: {exc.strerror or exc}", file=sys.stderr)
+            return IO
+        except RetainedError as exc:
+            print(f"{command}: --retained {safe(args.retained)}: not the kit's retained state: {exc}", file=sys.stderr)
+            return USAGE
+    try:
+        verdict = consume(args.location, args.tag, history_limit=args.history, held=args.held or [],
+                          retained=retained)
+    except LocationError as exc:
+        print(f"{command}: {safe(exc)}", file=sys.stderr)
+        return IO
+    print(encode(verdict))
+    return PASS if verdict.get("result", "pass") == "pass" else REFUSED
+
+
+def register(sub) -> None:
+    """`exchange conformance run` and `exchange conformance consume`."""
+    top = sub.add_parser("conformance", help="the consumer conformance kit: hold any consumer to RFC 0019 §7's cases",
+                         description="The consumer conformance kit (docs/conformance.md).")
+    inner = top.add_subparsers(dest="conformance", parser_class=Parser, required=True)
+    run = inner.add_parser("run", help="rebuild every case and hold COMMAND's verdicts to the kit",
+                           usage="exchange conformance run [--kit DIR] [--case NAME ...] [--jobs N] [-- COMMAND ...]",
+                           description="Each case's repository is rebuilt in a temporary directory and COMMAND is "
+                                       "called with --location DIR --tag TAG --history N [--retained FILE] "
+                                       "[--held TAG ...]; it prints one JSON verdict (docs/conformance.md). With no "
+                                       "COMMAND, this project's own consumer runs through the same contract.")
+    run.add_argument("--kit", metavar="DIR", help="a copy of the kit (default: the repository's conformance/consumer/)")
+    run.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    run.add_argument("--jobs", type=_jobs, default=max(1, min(4, os.cpu_count() or 1)), metavar="N",
+                     help="cases run side by side (default: one per core, at most 4)")
+    run.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...: the consumer to hold to the kit")
+    run.set_defaults(run=cmd_run)
+
+    consume = inner.add_parser("consume", help="this project's consumer (release-check) behind the kit's contract",
+                               description="Check one case's release with release-check and print the kit's neutral "
+                                           "verdict (docs/conformance.md, \"The verdict\").")
+    consume.add_argument("--location", required=True, metavar="DIR", help="the rebuilt catalog repository")
+    consume.add_argument("--tag", required=True)
+    consume.add_argument("--history", required=True, type=_history, metavar="N", help="maxHistoryReleases, 1 to 128")
+    consume.add_argument("--retained", metavar="FILE", help="the kit's retained state for this case")
+    consume.add_argument("--held", action="append", metavar="TAG", help="a previous release whose manifest is held")
+    consume.set_defaults(run=cmd_consume)

@@ -1,0 +1,159 @@
+"""This project's own consumer behind the kit's command contract (docs/conformance.md, "This project's
+consumer"): `exchange conformance consume` runs `release-check` (consumer/check.py) and prints the
+neutral verdict (verdict.py).
+
+The kit's retained state is its own small JSON form, not this project's lock: it is read here and made
+into a `Lock` in memory, so `release-check` holds the release to it (moved and lower tags; an entry
+changed without an upgrade note, this project's stricter rule). Held releases: `release-check` reads every
+earlier release its location offers, so it reads history (`--history N`) when the case holds the earlier
+manifests or there are none to hold (`no-releases`), and reports `artifact-history-unchecked` (no
+history) when earlier releases exist and none is held. `withdrawn` and `changed` come from
+`upgrade-diff` (consumer/diff.py) against the retained release.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..catalog.grammar import release_key
+from ..consumer import LocationError, Lock, release_check, upgrade_diff
+from ..consumer.check import UNCHECKED, open_location
+from ..jsonstrict import Bounds, JsonRefusal, integer, loads
+from ..refusal import Report
+
+RETAINED_VERSION = 1
+RETAINED_MEMBERS = ("commit", "entries", "location", "manifestDigest", "retainedVersion", "tag")
+RETAINED_BOUND = 1024 * 1024
+
+RELEASE_CODES = frozenset({
+    "release-tag-invalid", "release-tag-moved", "release-tag-lower", "lock-location-mismatch", "lock-malformed",
+    "manifest-malformed", "manifest-over-bound", "manifest-row-invalid", "manifest-row-version-1",
+    "manifest-order", "manifest-id-duplicate", "manifest-entry-unlisted", "manifest-entry-missing",
+    "catalog-stray-file", "artifact-history-invalid", "artifact-content-changed", "verifier-pin-malformed",
+    "skips-malformed", "release-ledger-invalid", "release-ledger-missing", "release-row-mismatch",
+    "release-tag-missing", "release-tag-mismatch", "release-tag-unrecorded",
+})
+"""Refusals of the import as a whole (RFC 0019 §7: "a malformed manifest refuses the catalog's import";
+publication identity and history refuse the release): no entry is offered, and `entries` is []. Any
+other refusal refuses the entry it names (checklist O17)."""
+
+
+class RetainedError(ValueError):
+    """The retained-state file is not in the kit's form (a bad invocation)."""
+
+
+def read_retained(data: bytes) -> Lock:
+    """The kit's retained state, {retainedVersion: 1, location, tag, commit, manifestDigest,
+    entries: [{id, entryDigest}]}, as a Lock in memory."""
+    try:
+        value = loads(data, Bounds(max_bytes=RETAINED_BOUND, max_depth=4))
+    except JsonRefusal as exc:
+        raise RetainedError(f"not one strict JSON value ({exc.detail})") from exc
+    if not isinstance(value, dict) or sorted(value) != sorted(RETAINED_MEMBERS):
+        raise RetainedError(f"an object of exactly {', '.join(RETAINED_MEMBERS)}")
+    if integer(value["retainedVersion"]) != RETAINED_VERSION:
+        raise RetainedError(f"retainedVersion is {RETAINED_VERSION}")
+    for member in ("location", "tag", "commit", "manifestDigest"):
+        if not isinstance(value[member], str):
+            raise RetainedError(f"{member} is a string")
+    entries = value["entries"]
+    if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and sorted(e) == ["entryDigest", "id"] and all(isinstance(v, str) for v in e.values())
+            for e in entries):
+        raise RetainedError("entries is an array of {id, entryDigest}")
+    return Lock(value["location"], value["tag"], value["commit"], value["manifestDigest"],
+                {e["id"]: e["entryDigest"] for e in entries})
+
+
+def _earlier_releases(location: str, tag: str) -> list[str]:
+    """The release tags of the location lower than `tag` (none when `tag` is outside the grammar)."""
+    import tempfile
+
+    key = release_key(tag)
+    if key is None:
+        return []
+    with tempfile.TemporaryDirectory(prefix="exchange-kit-") as workdir:
+        repo = open_location(location, workdir)
+        try:
+            return sorted(t.name for t in repo.tags if release_key(t.name) is not None and release_key(t.name) < key)
+        finally:
+            repo.close()
+
+
+def _unique(codes: list[str]) -> list[str]:
+    return list(dict.fromkeys(codes))
+
+
+def _entries(location: str, commit: str, report: Report) -> list[dict]:
+    """Each row of the release's manifest with its kind, whether it is offered, and its fixtures."""
+    import tempfile
+
+    from ..catalog.manifest import read_manifest
+    from ..tree import GitTree
+
+    with tempfile.TemporaryDirectory(prefix="exchange-kit-") as workdir:
+        repo = open_location(location, workdir)
+        try:
+            rows = read_manifest(GitTree(repo, commit)).rows
+        finally:
+            repo.close()
+    refused = {r.entry for r in report.refusals}
+    skipped = {(s.entry, s.fixture): s.reason.split(":", 1)[0] for s in report.skipped}
+    out = []
+    for entry_id in sorted(rows, key=lambda i: i.encode("utf-8", "surrogateescape")):
+        kind = rows[entry_id].get("kind")
+        offered = kind == "dialect" and entry_id not in refused
+        fixtures = []
+        for replay in report.replays if offered else []:
+            if replay.entry != entry_id:
+                continue
+            if replay.result == "reading":
+                fixtures.append({"name": replay.fixture, "replay": "replayed"})
+            elif replay.result == "skipped":
+                fixtures.append({"name": replay.fixture, "replay": "skipped",
+                                 "reason": skipped.get((entry_id, replay.fixture), "kind-unread")})
+        out.append({"id": entry_id, "kind": kind, "offered": offered, "fixtures": fixtures})
+    return out
+
+
+def _against_retained(location: str, tag: str, lock: Lock) -> tuple[list[str], list[str]]:
+    """The retained entries withdrawn from, and changed in, the checked release (upgrade-diff's review)."""
+    diff = upgrade_diff(location, None, tag, lock=lock, history=None)
+    if diff.get("result") != "changes":
+        raise LocationError(f"upgrade-diff gave no changes: {diff.get('result')}")
+    withdrawn = [c["id"] for c in diff["changes"] if c["change"] == "withdrawn" and c["id"] in lock.entries]
+    changed = [c["id"] for c in diff["changes"] if c["change"] == "changed" and c["id"] in lock.entries]
+    return withdrawn, changed
+
+
+def consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None) -> dict[str, Any]:
+    """The neutral verdict of `release-check` on one case (RFC 0019 §7). LocationError when the
+    location or an object of the release cannot be read."""
+    earlier = _earlier_releases(location, tag)
+    if held and sorted(held, key=release_key) != sorted(earlier, key=release_key):
+        return {"notApplicable": "release-check reads every earlier release the location offers; this case holds "
+                                 "only some of them"}
+    history = history_limit if held or not earlier else None
+    check = release_check(location, tag, history=history, lock=retained)
+    report = check.report
+    whole = any(r.code in RELEASE_CODES or r.entry is None for r in report.refusals)
+    verdict: dict[str, Any] = {
+        "result": "pass" if report.passed else "refuse",
+        "codes": _unique([r.code for r in report.refusals]),
+        "history": report.history if report.history in ("checked", "no-releases") else UNCHECKED,
+        "entries": [] if whole or check.commit is None else _entries(location, check.commit, report),
+    }
+    if retained is not None:
+        verdict["withdrawn"], verdict["changed"] = [], []
+        if report.passed and check.commit != retained.commit:
+            verdict["withdrawn"], verdict["changed"] = _against_retained(location, tag, retained)
+    return verdict
+
+
+def encode(verdict: dict) -> str:
+    """The verdict as one line of ASCII JSON."""
+    return json.dumps(verdict, ensure_ascii=True, sort_keys=True)
+
+
+__all__ = ["RELEASE_CODES", "RetainedError", "consume", "encode", "read_retained"]
