@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import consumer, contributor, maintainer
+from . import conformance, consumer, contributor, maintainer
 from .common import IO, PASS, REFUSED, USAGE, Parser
 from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
 
@@ -26,6 +26,7 @@ def build_parser():
     contributor.register(sub)
     maintainer.register(sub)
     consumer.register(sub)
+    conformance.register(sub)
     maintainer.register_verifier(sub)
     contributor.register_verify(sub)
     return parser

@@ -13,13 +13,13 @@ from .report import print_text
 
 def load_lock(command: str, path: str):
     """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither),
-    or None when it cannot be read, said on stderr."""
+    or None when it cannot be read, said once on stderr (load's reason already says nothing was read)."""
     from ..consumer import lock as locks
 
     try:
         return locks.load(path)
     except OSError as exc:
-        print(f"{command}: --lock {safe(path)}: {exc.strerror or exc}; nothing read", file=sys.stderr)
+        print(f"{command}: --lock {safe(path)}: {safe(exc.strerror or exc)}", file=sys.stderr)
         return None
 
 
@@ -84,7 +84,7 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     else:
         at = f"at commit {result.commit}" if result.commit else "(not resolved to a commit)"
         print(f"release {safe(result.tag)} of {safe(result.location)} {at}")
-        print_text(result.report, f"{result.location}@{result.tag}")
+        print_text(result.report, safe(f"{result.location}@{result.tag}"))  # print_text prints it as given
         for item in result.report.results():
             print(f"entry {safe(item['id'])}: {item['result']}")
         if action:
@@ -136,7 +136,7 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    """`exchange release-check` and `exchange upgrade-diff`."""
+    """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
     rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)")
     rc.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
     rc.add_argument("tag")
@@ -165,3 +165,176 @@ def register(sub) -> None:
     ud.add_argument("--format", choices=("text", "json"), default="text")
     ud.set_defaults(run=cmd_upgrade_diff)
 
+    show = sub.add_parser("show", help="what a release holds: its tags, or each entry's card once checked (§§2, 7)",
+                          usage="exchange show LOCATION [TAG [ENTRY_ID]] [--history N | --no-history] "
+                                "[--lock FILE] [--format text|json]")
+    show.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
+    show.add_argument("tag", nargs="?", help="the release to check and show (none: list the release tags)")
+    show.add_argument("entry", nargs="?", metavar="ENTRY_ID", help="one entry's whole card and README")
+    show_hist = show.add_mutually_exclusive_group()
+    show_hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
+    show_hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
+    show.add_argument("--lock", metavar="FILE", help="the consumer's lock: the release is held to it as by "
+                      "release-check (never written here)")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    show.set_defaults(run=cmd_show)
+
+    index = sub.add_parser("index", help="a static index of one checked release: index.json and its pages (§7)",
+                           usage="exchange index LOCATION TAG --out DIR [--history N | --no-history] [--lock FILE]")
+    index.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
+    index.add_argument("tag", help="the release to check and index")
+    index.add_argument("--out", required=True, metavar="DIR", help="a new or empty directory, or a previous index's "
+                       "directory (replaced whole): index.json, index.schema.json, index.html, entries/, assets/")
+    index_hist = index.add_mutually_exclusive_group()
+    index_hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
+    index_hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
+    index.add_argument("--lock", metavar="FILE", help="the consumer's lock: the release is held to it as by "
+                       "release-check (never written here)")
+    index.set_defaults(run=cmd_index)
+
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """exchange show: the tags a location offers, or a release's cards once the consumer's check passed it
+    (browse/; issue #18 item 1)."""
+    from ..browse import text as shown_text
+    from ..browse.card import CardUnreadable, cards
+    from ..browse.release import checked_release, offered
+    from ..catalog.grammar import ENTRY_ID, release_key
+    from ..consumer import LocationError
+
+    command = "exchange show"
+    history = None if args.no_history else args.history
+    if history is not None and not 1 <= history <= 128:
+        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+        return USAGE
+    if args.tag is not None and release_key(args.tag) is None:
+        print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
+        return USAGE
+    if args.entry is not None and ENTRY_ID.fullmatch(args.entry) is None:
+        print(f"{command}: {safe(args.entry)}: not an entry id PUBLISHER.NAME", file=sys.stderr)
+        return USAGE
+    if args.tag is None:
+        if args.lock:
+            print(f"{command}: --lock holds a release to what was imported: give the TAG to check", file=sys.stderr)
+            return USAGE
+        try:
+            releases, branch = offered(args.location)
+        except LocationError as exc:
+            print(f"{command}: {safe(exc)}", file=sys.stderr)
+            return IO
+        if args.format == "json":
+            emit_json({"location": args.location, "ledgerBranch": branch,
+                       "releases": [r.as_json() for r in releases]})
+        else:
+            for line in shown_text.listing_lines(args.location, releases, branch, safe):
+                print(line)
+        return PASS
+    lock = None
+    if args.lock:
+        if (loaded := load_lock(command, args.lock)) is None:
+            return IO
+        lock, refusal = loaded
+        if refusal is not None:
+            print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
+            return REFUSED
+    try:
+        with checked_release(args.location, args.tag, history=history, lock=lock) as checked:
+            result = checked.check
+            if not checked.passed:  # a release that fails its check is shown only as its refusals
+                if args.format == "json":
+                    emit_json(result.as_json() | {"entries": None})
+                else:
+                    print(f"release {safe(result.tag)} of {safe(result.location)} is refused by the consumer's "
+                          "check; nothing of it is shown")
+                    print_text(result.report, safe(f"{result.location}@{result.tag}"))
+                return REFUSED
+            shown_cards = cards(checked.tree, checked.rows, result.report, only=args.entry)
+    except LocationError as exc:
+        print(f"{command}: {safe(exc)}", file=sys.stderr)
+        return IO
+    except CardUnreadable as exc:
+        print(f"{command}: {safe(exc)}", file=sys.stderr)
+        return IO
+    if args.entry is not None and not shown_cards:
+        print(f"refused entry-unknown: {safe(args.entry)} is not an entry of {safe(args.tag)} (exchange show "
+              f"{safe(args.location)} {safe(args.tag)} lists them)")
+        return REFUSED
+    if args.format == "json":
+        report = result.report
+        emit_json({"location": result.location, "tag": result.tag, "commit": result.commit,
+                   "check": {"result": "pass", "history": report.history, "replayed": report.replayed,
+                             "skipped": len(report.skipped), "notes": report.notes}
+                   | ({"reader": report.reader.as_json()} if report.reader is not None else {}),
+                   "entries": shown_cards})
+    elif args.entry is not None:
+        print(f"{safe(args.entry)} in release {safe(result.tag)} of {safe(result.location)} at commit {result.commit} "
+              "(checked: pass)")
+        for line in shown_text.card_lines(shown_cards[0], safe, whole=True):
+            print(line)
+    else:
+        for line in shown_text.release_lines(result, shown_cards, safe):
+            print(line)
+    return PASS
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """exchange index: a static index of one release once the consumer's check passed it, written to --out
+    (browse/index.py, browse/site.py; issue #18 item 2). A refused release writes nothing."""
+    from pathlib import Path
+
+    from ..browse import site
+    from ..browse.card import CardUnreadable
+    from ..browse.index import build
+    from ..catalog.grammar import release_key
+    from ..consumer import LocationError
+
+    command = "exchange index"
+    history = None if args.no_history else args.history
+    if history is not None and not 1 <= history <= 128:
+        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+        return USAGE
+    if release_key(args.tag) is None:
+        print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
+        return USAGE
+    out = Path(args.out)
+    try:
+        site.check_out(out)
+    except site.OutRefused as exc:
+        print(f"{command}: --out {safe(exc)}", file=sys.stderr)
+        return USAGE
+    except OSError as exc:
+        print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
+        return IO
+    lock = None
+    if args.lock:
+        if (loaded := load_lock(command, args.lock)) is None:
+            return IO
+        lock, refusal = loaded
+        if refusal is not None:
+            print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
+            return REFUSED
+    try:
+        built = build(args.location, args.tag, history=history, lock=lock)
+    except (LocationError, CardUnreadable) as exc:
+        print(f"{command}: {safe(exc)}", file=sys.stderr)
+        return IO
+    result = built.check
+    if not built.passed:  # a release that fails its check is shown only as its refusals, and nothing is written
+        print(f"release {safe(result.tag)} of {safe(result.location)} is refused by the consumer's check; no index "
+              "is written")
+        print_text(result.report, safe(f"{result.location}@{result.tag}"))
+        return REFUSED
+    files = site.render(built)
+    try:
+        site.write(files, out)
+    except site.OutRefused as exc:
+        print(f"{command}: --out {safe(exc)}", file=sys.stderr)
+        return USAGE
+    except OSError as exc:
+        print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
+        return IO
+    pages = sum(1 for name in files if name.startswith("entries/"))
+    print(f"index of release {safe(result.tag)} of {safe(result.location)} at commit {result.commit} (checked: pass) "
+          f"written to {safe(args.out)}: index.json, index.html and {pages} entry page(s)")
+    return PASS

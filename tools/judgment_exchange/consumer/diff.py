@@ -6,14 +6,27 @@ as reviewable. Per changed entry it gives the files added, removed and changed u
 (each with its blob digest: sha256 over the blob's bytes), the reviewed members that changed, both
 sides' pins and canonical digests, and the upgrade note keyed by the imported entryDigest (a changed
 entry without one is flagged `upgrade-note-missing`); withdrawn and added entries.
+
+What a reviewer reads of a changed entry (issue #18 item 5): every entry.json member that changed, old
+and new (`shown.entry_member`: each side shown only where its grammar and the scan cleared it — the
+release being left is scanned here too, though only the target is checked); the README as a bounded
+unified diff (`_readme`); the dialect's or output document's changes as JSON pointers with each side's
+type, and its value where that is not author text (`_documents`); the fixtures added, removed and
+re-recorded (`_fixtures`); and the upgrade note for the imported entryDigest.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import tempfile
+from typing import Any
 
+from ..catalog import documents as docs
+from ..catalog.entry import MEMBERS
 from ..catalog.grammar import release_key
+from ..jsonstrict import JsonRefusal, loads
+from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
 from ..tree import DIR, FILE, GitTree, TooLarge, TreeError
 from . import shown
@@ -26,6 +39,13 @@ MAX_DEPTH = 16
 REVIEWED = ("kind", "direction", "title", "description", "compatibility", "artifact", "dialectDigest",
             "dialectCanonicalDigest", "outputDigest", "outputCanonicalDigest")
 NOTE_MISSING = "upgrade-note-missing"
+README_LINES = 200
+README_CHARS = 16 * 1024
+LINE_CHARS = 1024
+"""A README's diff is cut after 200 lines or 16 KiB of lines, a line after 1024 characters (said so)."""
+DOCUMENT_CHANGES = 100
+"""At most this many pointers of a dialect or output document are listed; the rest are counted."""
+DOCUMENTS = (("dialect.json", docs.DIALECT_BOUND), ("output.json", docs.OUTPUT_BOUND))
 
 
 class _Files:
@@ -34,8 +54,14 @@ class _Files:
     def __init__(self, tree: GitTree) -> None:
         self.tree = tree
         self.digests: dict[str, dict] = {}
+        self.walks: dict[str, dict[str, tuple[str, str | None]]] = {}
 
     def walk(self, root: str) -> dict[str, tuple[str, str | None]]:
+        if root not in self.walks:
+            self.walks[root] = self._walk(root)
+        return self.walks[root]
+
+    def _walk(self, root: str) -> dict[str, tuple[str, str | None]]:
         out: dict[str, tuple[str, str | None]] = {}
         pending = [(root, 0)]
         while pending:
@@ -81,16 +107,234 @@ def _file_changes(old: _Files, new: _Files, old_root: str | None, new_root: str 
 
 
 def _entry(tree: GitTree, row: dict):
-    from ..catalog import documents as docs
-
     read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
     return read.value if read.refusal is None else None
 
 
-def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None) -> dict:
+def _members(was: Any, now: Any) -> list[dict]:
+    """Every entry.json member whose value differs between the two sides, in §3's order (a member outside
+    §3's list after them, its name described): `{member, from, to}`, each side through
+    `shown.entry_member`, null where the member is absent. [] when either side is not a JSON object
+    (its summary says so)."""
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
+    names = [n for n in MEMBERS if n in was or n in now]
+    names += list(dict.fromkeys(n for n in [*was, *now] if n not in MEMBERS))
+    out = []
+    for name in names:
+        if name in was and name in now and _same(was[name], now[name]):
+            continue
+        out.append({"member": name if name in MEMBERS else described(name, "a member name"),
+                    "from": shown.entry_member(name, was[name]) if name in was else None,
+                    "to": shown.entry_member(name, now[name]) if name in now else None})
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON values equal as read (numbers by their literal): a number is never true, an object's order moot."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _blob(files: _Files, path: str, item: tuple[str, str | None] | None, bound: int, label: str,
+          what: str) -> tuple[bytes | None, str | None]:
+    """A file's bytes within `bound`, or why it is not read (absent is b"" with no reason, for the caller)."""
+    if item is None:
+        return None, None
+    kind, oid = item
+    if kind != FILE or oid is None:
+        return None, f"{label}'s {what} is a {kind}, not a file"
+    try:
+        return files.tree.store.blob(oid, bound, path), None
+    except TooLarge as exc:
+        return None, f"{label}'s {what} is {exc.size} bytes, over its bound of {bound}; not read"
+
+
+def _readme_lines(text: str) -> list[str]:
+    from ..browse.card import escaped
+
+    lines = escaped(text).split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tuple[str, str]) -> dict | None:
+    """The README as a unified diff of its lines (None when its blob did not change): each side read
+    within its bound (64 KiB), decoded as UTF-8 and scanned for the scan's credential shapes; a side that
+    is none of these is described and nothing is diffed — no line of a side holding a credential shape
+    is shown. Every line has its control and bidirectional characters escaped (browse.card.escaped);
+    the diff is cut at README_LINES lines or README_CHARS characters, a line at LINE_CHARS."""
+    sides = [(old, f"{old_root}/README.md", labels[0]), (new, f"{new_root}/README.md", labels[1])]
+    items = [files.walk(path.rsplit("/", 1)[0]).get(path) for files, path, _ in sides]
+    if items[0] == items[1]:
+        return None
+    texts, reasons = [], []
+    for (files, path, label), item in zip(sides, items):
+        data, why = _blob(files, path, item, docs.README_BOUND, label, "README.md")
+        if why is not None:
+            reasons.append(why)
+            continue
+        if data is None:
+            texts.append("")  # absent on this side: every line of the other is added or removed
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            reasons.append(f"{label}'s README.md is not UTF-8 ({len(data)} bytes)")
+            continue
+        if flagged_values([text]):
+            reasons.append(f"{label}'s README.md holds a shape the scan refuses (a credential); none of its "
+                           "lines is shown")
+            continue
+        texts.append(text)
+    if reasons:
+        return shown.withheld("; ".join(reasons) + "; not diffed")
+    absent = [label for (_, _, label), item in zip(sides, items) if item is None]
+    lines = list(difflib.unified_diff(_readme_lines(texts[0]), _readme_lines(texts[1]),
+                                      f"{labels[0]} README.md" + (" (absent)" if labels[0] in absent else ""),
+                                      f"{labels[1]} README.md" + (" (absent)" if labels[1] in absent else ""),
+                                      lineterm=""))
+    out, size = [], 0
+    for line in lines:
+        if len(line) > LINE_CHARS:
+            line = f"{line[:LINE_CHARS]} … ({len(line) - LINE_CHARS} more characters)"
+        if len(out) >= README_LINES or size + len(line) + 1 > README_CHARS:
+            break
+        out.append(line)
+        size += len(line) + 1
+    more = len(lines) - len(out)
+    return {"diff": out, "cut": more > 0} | ({"more": more} if more else {})
+
+
+_ABSENT = object()
+
+
+def _pointer(tokens: tuple) -> str:
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def _walk_values(was: Any, now: Any) -> list[tuple[tuple, Any, Any]]:
+    """Every place two JSON values differ, in document order: objects by member name (the old side's
+    order, then members only the new side has), arrays by index; a place whose two types differ is not
+    descended. Each is (tokens, old or _ABSENT, new or _ABSENT)."""
+    out: list[tuple[tuple, Any, Any]] = []
+    stack = [((), was, now)]
+    while stack:
+        tokens, a, b = stack.pop()
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys = [*a, *(k for k in b if k not in a)]
+            stack.extend(((*tokens, k), a.get(k, _ABSENT), b.get(k, _ABSENT)) for k in reversed(keys))
+        elif isinstance(a, list) and isinstance(b, list):
+            stack.extend(((*tokens, i), a[i] if i < len(a) else _ABSENT, b[i] if i < len(b) else _ABSENT)
+                         for i in reversed(range(max(len(a), len(b)))))
+        elif not _same(a, b):
+            out.append((tokens, a, b))
+    return out
+
+
+def _documents(old: _Files, new: _Files, old_root: str, new_root: str, labels: tuple[str, str]) -> dict:
+    """Each of dialect.json and output.json whose blob changed and is on both sides: the JSON pointers
+    where its values differ (`pointer_text`: a member name the author chose described by length), each
+    with `change` (changed, added, removed) and each side's `shown.document_value`; at most
+    DOCUMENT_CHANGES of them (`more` counts the rest). Both sides are read strictly within the
+    document's bound; one that does not read is said so (`notCompared`) and nothing is compared — the
+    release being left was never gated by this run."""
+    out: dict[str, dict] = {}
+    for name, bound in DOCUMENTS:
+        sides = [(old, f"{old_root}/{name}", labels[0]), (new, f"{new_root}/{name}", labels[1])]
+        items = [files.walk(path.rsplit("/", 1)[0]).get(path) for files, path, _ in sides]
+        if items[0] == items[1] or None in items:
+            continue  # unchanged, or added or removed (listed under files)
+        values, reasons = [], []
+        for (files, path, label), item in zip(sides, items):
+            data, why = _blob(files, path, item, bound, label, name)
+            if why is not None:
+                reasons.append(why)
+                continue
+            try:
+                values.append(loads(data or b"", docs.json_bounds(bound)))
+            except JsonRefusal as exc:
+                reasons.append(f"{label}'s {name} is not one strict JSON value within its bounds ({exc.kind})")
+        if reasons:
+            out[name] = {"notCompared": "; ".join(reasons) + "; nothing of it is compared"}
+            continue
+        places = _walk_values(values[0], values[1])
+        changes = []
+        for tokens, a, b in places[:DOCUMENT_CHANGES]:
+            change: dict[str, Any] = {"pointer": pointer_text(_pointer(tokens)),
+                                      "change": "added" if a is _ABSENT else "removed" if b is _ABSENT else "changed"}
+            if a is not _ABSENT:
+                change["from"] = shown.document_value(a)
+            if b is not _ABSENT:
+                change["to"] = shown.document_value(b)
+            changes.append(change)
+        more = len(places) - len(changes)
+        out[name] = {"changes": changes, "cut": more > 0} | ({"more": more} if more else {})
+    return out
+
+
+def _fixture_sides(files: _Files, root: str | None, entry: Any) -> dict[str, dict]:
+    """A release's fixtures of one entry by name: those entry.json lists and those with a directory under
+    fixtures/, each with its listed preparationDigest (when listed) and its files (path to object)."""
+    out: dict[str, dict] = {}
+    items = entry.get("fixtures") if isinstance(entry, dict) else None
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str) and item["name"] not in out:
+            out[item["name"]] = {"listed": True, "preparationDigest": item.get("preparationDigest"), "files": {}}
+    if root is None:
+        return out
+    prefix = f"{root}/fixtures/"
+    for path, item in files.walk(root).items():
+        if path.startswith(prefix) and "/" in path[len(prefix):]:
+            name, _, inner = path[len(prefix):].partition("/")
+            out.setdefault(name, {"listed": False, "preparationDigest": None, "files": {}})["files"][inner] = \
+                (path, item)
+    return out
+
+
+def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, now: Any) -> dict:
+    """The fixtures added, removed and re-recorded (the same name, a file's blob or the listed
+    preparationDigest changed): each by `name` (cleared by render.clear_diff), with its
+    preparationDigest, and for a re-recorded one the paths of its files that changed."""
+    before, after = _fixture_sides(old, old_root, was), _fixture_sides(new, new_root, now)
+    key = lambda n: n.encode("utf-8", "surrogateescape")  # noqa: E731
+
+    def one(name: str, side: dict) -> dict:
+        out: dict[str, Any] = {"name": name}
+        if side["listed"]:
+            out["preparationDigest"] = shown.digest(side["preparationDigest"])
+        return out
+
+    rerecorded = []
+    for name in sorted(set(before) & set(after), key=key):
+        a, b = before[name], after[name]
+        paths = [a["files"][f][0] if f in a["files"] else b["files"][f][0]
+                 for f in sorted(set(a["files"]) | set(b["files"]), key=key)
+                 if a["files"].get(f, (None, None))[1] != b["files"].get(f, (None, None))[1]]
+        digests = (a["preparationDigest"], b["preparationDigest"])
+        if not paths and digests[0] == digests[1]:
+            continue
+        item: dict[str, Any] = {"name": name, "files": paths}
+        if digests[0] != digests[1]:
+            item["preparationDigest"] = {"from": shown.digest(digests[0]) if a["listed"] else None,
+                                         "to": shown.digest(digests[1]) if b["listed"] else None}
+        rerecorded.append(item)
+    return {"added": [one(n, after[n]) for n in sorted(set(after) - set(before), key=key)],
+            "removed": [one(n, before[n]) for n in sorted(set(before) - set(after), key=key)],
+            "reRecorded": rerecorded}
+
+
+def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
+             labels: tuple[str, str] = ("FROM", "TO")) -> dict:
     """The reviewed difference of two releases' entries; both manifests must read in §3's form (O17).
     `imported` (the lock's entries) gives the entryDigest an upgrade note is keyed by; else the
-    previous release's row."""
+    previous release's row. `labels` name the two releases (their tags) in what is said of each side."""
     from ..catalog.manifest import read_manifest
 
     manifests = (read_manifest(old), read_manifest(new))
@@ -119,9 +363,15 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None) -> dic
                   "files": _file_changes(old_files, new_files, before["path"], after["path"]),
                   "fields": {name: {"from": was.get(name), "to": now.get(name)} for name in REVIEWED
                              if was.get(name) != now.get(name)},
+                  "members": _members(was_entry, now_entry),
                   "kindChanged": was.get("kind") != now.get("kind"),
                   "directionChanged": was.get("direction") != now.get("direction"),
                   "importedEntryDigest": key}
+        readme = _readme(old_files, new_files, before["path"], after["path"], labels)
+        if readme is not None:
+            change["readme"] = readme
+        change["documents"] = _documents(old_files, new_files, before["path"], after["path"], labels)
+        change["fixtures"] = _fixtures(old_files, new_files, before["path"], after["path"], was_entry, now_entry)
         if before["path"] != after["path"]:
             change["pathChanged"] = {"from": before["path"], "to": after["path"]}
         note = shown.upgrade_note(now_entry, key) if key != after["entryDigest"] else None
@@ -160,6 +410,9 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
             for tag in (from_tag, to_tag):
                 commit, refusal = resolve_tag(repo, tag)
                 commits[tag] = commit
+                if refusal and lock is not None and tag == lock.tag:
+                    refusals.extend(lock_refusals(repo, location, to_tag, lock))  # the lock's code wins
+                    break
                 if refusal:
                     refusals.append(refusal)
             if not refusals and release_key(to_tag) <= release_key(from_tag):
@@ -179,7 +432,7 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
                 return out | {"result": "refused", "refusals": [r.as_json() for r in report.refusals]}
             try:
                 return out | _changes(GitTree(repo, commits[from_tag]), GitTree(repo, commits[to_tag]),
-                                      lock.entries if lock is not None else None)
+                                      lock.entries if lock is not None else None, (from_tag, to_tag))
             except TreeError as exc:
                 raise LocationError(f"{location}: {unreadable(exc)}") from exc
         finally:
