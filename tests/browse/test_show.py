@@ -90,10 +90,9 @@ def test_one_entry_shows_its_whole_card_and_readme(catalog, capsys):
     code, out, _ = _run(capsys, "show", str(catalog), "v0.2.0", "gateway.fx-exposure", *LOCATION_ARGS)
     assert code == 0
     readme = show(catalog, "v0.2.0", CHANGED).decode()
-    for line in readme.splitlines():
-        if line.strip():
-            assert line.strip() in out
-    assert ADDED_PARAGRAPH in out and "assertion" in out and "digests" in out
+    assert " ".join(readme.split()) in " ".join(out.split())  # every word, in order, wrapped at 80 columns
+    assert ADDED_PARAGRAPH in " ".join(out.split()) and "assertion" in out and "digests" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
     code, out, _ = _run(capsys, "show", str(catalog), "v0.2.0", "gateway.fx-exposure", "--format", "json",
                         *LOCATION_ARGS)
     [card] = json.loads(out)["entries"]

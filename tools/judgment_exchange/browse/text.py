@@ -73,8 +73,13 @@ def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
     lines += field("title", card.get("title"), safe)
     if whole and "description" in card:
         lines += field("description", card["description"], safe)
-    if "pack" in card:
-        lines += field("pack", card["pack"], safe)
+    pack = card.get("pack")
+    if isinstance(pack, dict) and "withheld" not in pack:  # one line for the id, one per digest
+        lines += field("pack", "\n".join([f"id {_value(pack.get('id'))}"]
+                                         + ([f"versions {_value(pack['versions'])}"] if "versions" in pack else [])
+                                         + [f"digest {_value(d)}" for d in pack.get("digests") or []]), safe)
+    elif pack is not None:
+        lines += field("pack", pack, safe)
     if "artifact" in card:
         lines += field("artifact", card["artifact"], safe)
     lines += field("requires", card.get("requires"), safe)
@@ -85,7 +90,8 @@ def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
         if "compatibility" in card:
             lines += field("compatibility", card["compatibility"], safe)
         lines += field("assertion", card.get("assertion"), safe)
-        lines += field("digests", card.get("digests"), safe)
+        lines += ["  digests"] + [line for name, value in (card.get("digests") or {}).items()
+                                  for line in (f"    {name}", f"      {safe(_value(value))}")]
     records = card.get("verification") or []
     lines += field("verification", [f"{r.get('date')} {r.get('result')} by {', '.join(r.get('readers') or [])}"
                                     if isinstance(r, dict) and "withheld" not in r else r for r in records]
@@ -97,7 +103,7 @@ def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
     readme = card.get("readme")
     if isinstance(readme, dict) and "firstParagraph" in readme:
         if whole and "text" in readme:
-            lines += ["  README"] + [("    " + safe(x)).rstrip() for x in readme["text"].rstrip("\n").split("\n")]
+            lines += ["  README"] + readme_lines(readme["text"], safe)
         else:
             lines += field("README", readme["firstParagraph"] or "(no paragraph)", safe)
     else:
@@ -105,16 +111,36 @@ def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
     return lines
 
 
+def readme_lines(text: str, safe: Safe, indent: str = "    ") -> list[str]:
+    """A README for a terminal: each line indented, prose wrapped at 80 columns; lines inside a fenced
+    code block, table rows and indented code kept as written (a line longer than the terminal wraps there)."""
+    out: list[str] = []
+    fenced = False
+    for raw in text.rstrip("\n").split("\n"):
+        line = safe(raw)
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        kept = fenced or line.lstrip().startswith(("```", "~~~", "|")) or line.startswith(("    ", "\t"))
+        if kept or len(indent) + len(line) <= WIDTH:
+            out.append((indent + line).rstrip())
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        bullet = lead + (line.lstrip()[:2] if line.lstrip()[:2] in ("- ", "* ", "+ ") else "")
+        out += textwrap.wrap(line, WIDTH, initial_indent=indent, subsequent_indent=indent + " " * len(bullet),
+                             break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+    return out
+
+
 def release_lines(check, cards: list[dict], safe: Safe) -> list[str]:
     """A checked release's header and every entry's card."""
     report = check.report
     reader = report.reader.text() if report.reader is not None else "none (no fixture replayed)"
-    lines = [f"release {safe(check.tag)} of {safe(check.location)} at commit {check.commit}",
+    lines = [f"release {safe(check.tag)} of {safe(check.location)}", f"commit {check.commit}",
              f"checked: pass (the consumer's check, docs/release-contract.md); history {report.history}; "
              f"{report.replayed} fixture(s) replayed, {len(report.skipped)} skipped",
              f"reader: {safe(reader)}"]
     lines = [x for line in lines for x in (textwrap.wrap(line, WIDTH, subsequent_indent="  ",
-                                                         break_on_hyphens=False) or [""])]
+                                                         break_on_hyphens=False, break_long_words=True) or [""])]
     lines.append(f"{len(cards)} entr{'y' if len(cards) == 1 else 'ies'}")
     for card in cards:
         lines += [""] + card_lines(card, safe)

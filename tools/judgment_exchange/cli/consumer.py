@@ -268,8 +268,13 @@ def cmd_show(args: argparse.Namespace) -> int:
                    | ({"reader": report.reader.as_json()} if report.reader is not None else {}),
                    "entries": shown_cards})
     elif args.entry is not None:
-        print(f"{safe(args.entry)} in release {safe(result.tag)} of {safe(result.location)} at commit {result.commit} "
-              "(checked: pass)")
+        import textwrap
+
+        for line in textwrap.wrap(f"{safe(args.entry)} in release {safe(result.tag)} of {safe(result.location)} "
+                                  "(checked: pass)", shown_text.WIDTH, subsequent_indent="  ",
+                                  break_on_hyphens=False, break_long_words=True):
+            print(line)
+        print(f"commit {result.commit}")
         for line in shown_text.card_lines(shown_cards[0], safe, whole=True):
             print(line)
     else:
