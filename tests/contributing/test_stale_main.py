@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from .repos import git
-from .test_walkthrough import FIRST, _run, run_walkthrough
+from .test_walkthrough import FIRST, VALUES, _run, run_walkthrough
 
 OTHER = "entries/acme/other"
 
@@ -129,3 +131,24 @@ def test_a_fetched_ref_behind_the_tags_says_how_to_fetch(tmp_path):
     report = json.loads(done.stdout)
     behind = [n for n in report.get("notes", []) if "is behind the tags this clone holds" in n]
     assert behind and "git fetch upstream" in behind[0], report.get("notes")
+
+
+@pytest.mark.parametrize("version", [3, 4, 5])
+def test_walkthrough_with_a_current_runners_export_and_a_stale_main(tmp_path, version):
+    """The done-when of issue #17: the walkthrough as written, from a mapping-v2 export of version 3, 4 or
+    5 (built from the shared version-2 exports by the Runner's rules, tests/recording/versions.py), with a
+    stale local main after two releases, to passing pull-request checks."""
+    from ..recording.exports import profiles_bytes, write_export
+    from ..recording.versions import textual
+
+    upstream, work = _setup(tmp_path)
+    exports = {name: write_export(tmp_path / f"export-{name}-v{version}", textual(name, version),
+                                  profiles_bytes(name)) / "run.json"
+               for name in ("mapping-v2-before-calculators", "mapping-v2-unsigned-parameters")}
+    values = dict(VALUES, RUN_EXPORT=lambda _work: str(exports["mapping-v2-before-calculators"]),
+                  NEW_RUN_EXPORT=lambda _work: str(exports["mapping-v2-unsigned-parameters"]))
+    assert json.loads(exports["mapping-v2-before-calculators"].read_bytes())["version"] == version
+    passed: list[str] = []
+    run_walkthrough(upstream, work, values_for=values,
+                    on_run=lambda argv, done: passed.append(done.stdout) if argv[:2] == ["exchange", "check"] else None)
+    assert passed and all("result: pass" in out for out in passed)

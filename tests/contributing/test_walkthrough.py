@@ -213,14 +213,15 @@ def _placeholders_refused(work: Path) -> None:
     assert done.returncode == 1 and "placeholder-value" in codes, done.stdout
 
 
-def run_walkthrough(upstream: Path, work: Path, on_run=None, on_edit=None) -> None:
+def run_walkthrough(upstream: Path, work: Path, on_run=None, on_edit=None, values_for=None) -> None:
     """Every step of the document in order in `work` (each command must succeed); `on_run(argv, done)` and
-    `on_edit(path)` let a caller hold more of each step."""
+    `on_edit(path)` let a caller hold more of each step; `values_for` replaces VALUES (other recordings)."""
+    values_for = VALUES if values_for is None else values_for
     values: dict[str, str] = {}
     log: list[str] = []
     for step in STEPS:
         if step.kind == "set":
-            values[step.name] = VALUES[step.name](work)
+            values[step.name] = values_for[step.name](work)
         elif step.kind == "run":
             argv = [VARIABLE.sub(lambda m: values[m.group(1)], word) for word in step.argv]
             done = _run(work, argv)
