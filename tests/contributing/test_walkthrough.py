@@ -13,7 +13,6 @@ of that name; `<!-- walkthrough-maintainer: merge -->` is the maintainer merging
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
