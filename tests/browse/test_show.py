@@ -150,3 +150,11 @@ def test_the_first_paragraph_skips_headings_and_is_cut_long():
     assert first_paragraph("# Title\n\nOne\ntwo.\n\nThree.") == ("One two.", False)
     text, cut = first_paragraph("# T\n\n" + "x" * 700)
     assert cut and len(text) == 601 and text.endswith("…")
+
+
+def test_a_lock_that_is_not_there_is_said_and_nothing_is_written(catalog, capsys, tmp_path):
+    """show never writes a lock (release-check does): a --lock naming no file is exit 4, not a silent
+    unlocked check."""
+    missing = tmp_path / "no.lock"
+    code, out, err = _run(capsys, "show", str(catalog), "v0.2.0", "--lock", str(missing), *LOCATION_ARGS)
+    assert code == 4 and "no such lock" in err and not missing.exists()

@@ -11,6 +11,34 @@ from .common import IO, PASS, REFUSED, USAGE, emit_json, safe
 from .report import print_text
 
 
+def history_limit(command: str, args: argparse.Namespace):
+    """`--history N | --no-history` as the consumer's maxHistoryReleases (None: read no history), or False
+    after saying why N is not 1 to 128 (a bad invocation)."""
+    if args.no_history:
+        return None
+    if not 1 <= args.history <= 128:
+        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+        return False
+    return args.history
+
+
+def held_lock(command: str, path: str):
+    """The lock a command holds a release to without writing it (upgrade-diff, show, index): (the lock,
+    None), or (None, the exit status) after saying why it cannot be used — absent or unreadable (4) or
+    refused (1)."""
+    if (loaded := load_lock(command, path)) is None:
+        return None, IO
+    lock, refusal = loaded
+    if lock is None and refusal is None:
+        print(f"{command}: --lock {safe(path)}: no such lock; write it with exchange release-check LOCATION TAG "
+              "--lock FILE", file=sys.stderr)
+        return None, IO
+    if refusal is not None:
+        print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
+        return None, REFUSED
+    return lock, None
+
+
 def load_lock(command: str, path: str):
     """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither),
     or None when it cannot be read, said once on stderr (load's reason already says nothing was read)."""
@@ -30,9 +58,8 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     from ..consumer import lock as locks
 
     command = "exchange release-check"
-    history = None if args.no_history else args.history
-    if history is not None and not 1 <= history <= 128:
-        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+    history = history_limit(command, args)
+    if history is False:
         return USAGE
     if (args.update or args.approve_change) and not args.lock:
         print(f"{command}: --update and --approve-change go with --lock FILE", file=sys.stderr)
@@ -98,9 +125,8 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
     from ..consumer.render import diff_lines
 
     command = "exchange upgrade-diff"
-    history = None if args.no_history else args.history
-    if history is not None and not 1 <= history <= 128:
-        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+    history = history_limit(command, args)
+    if history is False:
         return USAGE
     tags = args.tags
     if len(tags) > 2 or (len(tags) == 1 and not args.lock):
@@ -108,16 +134,9 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         return USAGE
     lock = None
     if args.lock:
-        if (loaded := load_lock(command, args.lock)) is None:
-            return IO
-        lock, refusal = loaded
-        if lock is None and refusal is None:
-            print(f"{command}: --lock {safe(args.lock)}: no such lock; write it with exchange release-check "
-                  "LOCATION TAG --lock FILE", file=sys.stderr)
-            return IO
-        if refusal is not None:
-            print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
-            return REFUSED
+        lock, status = held_lock(command, args.lock)
+        if status is not None:
+            return status
     from_tag, to_tag = (tags[0], tags[1]) if len(tags) == 2 else (None, tags[0])
     try:
         diff = upgrade_diff(args.location, from_tag, to_tag, lock=lock, history=history)
@@ -204,9 +223,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     from ..consumer import LocationError
 
     command = "exchange show"
-    history = None if args.no_history else args.history
-    if history is not None and not 1 <= history <= 128:
-        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+    history = history_limit(command, args)
+    if history is False:
         return USAGE
     if args.tag is not None and release_key(args.tag) is None:
         print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
@@ -232,12 +250,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         return PASS
     lock = None
     if args.lock:
-        if (loaded := load_lock(command, args.lock)) is None:
-            return IO
-        lock, refusal = loaded
-        if refusal is not None:
-            print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
-            return REFUSED
+        lock, status = held_lock(command, args.lock)
+        if status is not None:
+            return status
     try:
         with checked_release(args.location, args.tag, history=history, lock=lock) as checked:
             result = checked.check
@@ -295,9 +310,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     from ..consumer import LocationError
 
     command = "exchange index"
-    history = None if args.no_history else args.history
-    if history is not None and not 1 <= history <= 128:
-        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
+    history = history_limit(command, args)
+    if history is False:
         return USAGE
     if release_key(args.tag) is None:
         print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
@@ -313,12 +327,9 @@ def cmd_index(args: argparse.Namespace) -> int:
         return IO
     lock = None
     if args.lock:
-        if (loaded := load_lock(command, args.lock)) is None:
-            return IO
-        lock, refusal = loaded
-        if refusal is not None:
-            print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
-            return REFUSED
+        lock, status = held_lock(command, args.lock)
+        if status is not None:
+            return status
     try:
         built = build(args.location, args.tag, history=history, lock=lock)
     except (LocationError, CardUnreadable) as exc:
