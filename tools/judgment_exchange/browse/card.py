@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from typing import Any
 
 from ..catalog import documents as docs
 from ..consumer import shown
 from ..quoting import flagged_values
 from ..refusal import Report
+from ..textsafe import escape
 from ..tree import TooLarge, Tree, TreeError
 
 README_BOUND = docs.README_BOUND
@@ -36,19 +36,9 @@ class CardUnreadable(Exception):
 
 def escaped(text: str) -> str:
     """Free text for showing: every control, format (bidirectional override, zero-width), surrogate and
-    line or paragraph separator character written as its escape, except newline; tabs become spaces."""
-    out = []
-    for c in text.replace("\r\n", "\n").replace("\t", "    "):
-        category = unicodedata.category(c)
-        if c == "\n":
-            out.append(c)
-        elif category == "Cs":
-            out.append(f"\\u{ord(c):04x}")
-        elif category in ("Cc", "Cf", "Zl", "Zp"):
-            out.append(c.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(c)
-    return "".join(out)
+    line or paragraph separator character written as its escape (textsafe.escape), except newline; tabs
+    become spaces and CRLF a newline."""
+    return escape(text.replace("\r\n", "\n").replace("\t", "    "), newlines=True)
 
 
 def free_text(value: Any, low: int, high: int) -> Any:

@@ -14,7 +14,8 @@ import os
 import stat
 import sys
 import tempfile
-import unicodedata
+
+from ..textsafe import escape
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 
@@ -71,17 +72,8 @@ def not_a_catalog(command: str, catalog: str) -> bool:
 
 def safe(text: object) -> str:
     """Text for a terminal: control, format (bidi) and line-separator characters written escaped, so
-    no file name can forge a line of the report."""
-    out = []
-    for c in str(text):
-        category = unicodedata.category(c)
-        if category == "Cs":
-            out.append(f"\\u{ord(c):04x}")
-        elif category in ("Cc", "Cf", "Zl", "Zp"):
-            out.append(c.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(c)
-    return "".join(out)
+    no file name can forge a line of the report (textsafe.escape)."""
+    return escape(str(text))
 
 
 def emit_json(value: dict) -> None:
