@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from judgment_exchange.browse.card import escaped, first_paragraph
+from judgment_exchange.browse.card import first_paragraph
+from judgment_exchange.textsafe import escaped
 from judgment_exchange.cli import main as exchange
 
 from .releases import ADDED_PARAGRAPH, CHANGED, git_identity, released_twice, rows, show

@@ -21,3 +21,9 @@ def escape(text: str, *, newlines: bool = False) -> str:
         else:
             out.append(c)
     return "".join(out)
+
+
+def escaped(text: str) -> str:
+    """Free text shown whole (a README, a description, a note): `escape` keeping newlines, tabs made
+    spaces and CRLF a newline."""
+    return escape(text.replace("\r\n", "\n").replace("\t", "    "), newlines=True)

@@ -9,7 +9,7 @@ is read from the release's commit and held to its manifest row's entryDigest bef
 shown. A value is shown as the entry gives it once its §3 grammar held (the gate's check) and, for free
 text with no grammar (a title, a description, the author, a note, the README), once the scan's credential
 shapes find none in it (quoting.flagged_values); otherwise it is `{"withheld": why}`. Control and
-bidirectional-override characters of free text are escaped (`escaped`), newlines kept.
+bidirectional-override characters of free text are escaped (textsafe.escaped), newlines kept.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..catalog import documents as docs
 from ..consumer import shown
 from ..quoting import flagged_values
 from ..refusal import Report
-from ..textsafe import escape
+from ..textsafe import escaped
 from ..tree import TooLarge, Tree, TreeError
 
 README_BOUND = docs.README_BOUND
@@ -32,13 +32,6 @@ PARAGRAPH_CHARS = 600
 
 class CardUnreadable(Exception):
     """An entry of a checked release could not be read, or is not the bytes its row pins."""
-
-
-def escaped(text: str) -> str:
-    """Free text for showing: every control, format (bidirectional override, zero-width), surrogate and
-    line or paragraph separator character written as its escape (textsafe.escape), except newline; tabs
-    become spaces and CRLF a newline."""
-    return escape(text.replace("\r\n", "\n").replace("\t", "    "), newlines=True)
 
 
 def free_text(value: Any, low: int, high: int) -> Any:

@@ -29,7 +29,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from .card import escaped
+from ..textsafe import escaped
 
 REL = "noopener noreferrer nofollow"
 WEB, FILE, TEXT = "web", "file", "text"
@@ -38,7 +38,7 @@ _ALIGN = {"text-align:left": "align-left", "text-align:right": "align-right", "t
 
 def one_line(text: str) -> str:
     """A decoded address for showing: a percent-encoded control, line break or bidirectional character is
-    written as its escape (card.escaped, and the newline too)."""
+    written as its escape (textsafe.escaped, and the newline too)."""
     return escaped(text).replace("\n", "\\n")
 
 

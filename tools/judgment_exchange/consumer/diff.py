@@ -156,7 +156,7 @@ def _blob(files: _Files, path: str, item: tuple[str, str | None] | None, bound: 
 
 
 def _readme_lines(text: str) -> list[str]:
-    from ..browse.card import escaped
+    from ..textsafe import escaped
 
     lines = escaped(text).split("\n")
     if lines and lines[-1] == "":
@@ -168,7 +168,7 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
     """The README as a unified diff of its lines (None when its blob did not change): each side read
     within its bound (64 KiB), decoded as UTF-8 and scanned for the scan's credential shapes; a side that
     is none of these is described and nothing is diffed — no line of a side holding a credential shape
-    is shown. Every line has its control and bidirectional characters escaped (browse.card.escaped);
+    is shown. Every line has its control and bidirectional characters escaped (textsafe.escaped);
     the diff is cut at README_LINES lines or README_CHARS characters, a line at LINE_CHARS."""
     sides = [(old, f"{old_root}/README.md", labels[0]), (new, f"{new_root}/README.md", labels[1])]
     items = [files.walk(path.rsplit("/", 1)[0]).get(path) for files, path, _ in sides]
