@@ -142,3 +142,18 @@ def test_the_preparation_form_read_back_is_written_as_the_same_bytes(value):
     assert preparation_form_pure(read_back) == written
     assert preparation_form(read_back) == written
     assert differs(written, read_back, written) is differs(written, read_back) is False
+
+
+# --- issue #20: the number hook's memory ---------------------------------------------------------------
+
+
+def test_the_number_hook_remembers_only_what_it_proved():
+    """A literal once written is remembered per form; -0 is never remembered by the preparation's form, and a
+    literal that is not an integer is refused every time it is asked."""
+    for _ in range(3):
+        assert canon([Number("-0"), Number("7"), Number("-0")]) == b"[0,7,0]"
+        assert preparation_form([Number("-0"), Number("7"), Number("-0")]) == b"[-0,7,-0]"
+        assert preparation_form_pure([Number("-0")]) == preparation_form([Number("-0")])
+        for bad in ("1.0", "00", "1e2", "9007199254740992"):
+            assert _outcome(canon, [Number(bad)]) == _outcome(canon_pure, [Number(bad)])
+            assert _outcome(preparation_form, [Number(bad)]) == _outcome(preparation_form_pure, [Number(bad)])

@@ -72,3 +72,62 @@ _PIECES = st.sampled_from([b"[", b"]", b"{", b"}", b'"', b'"', b"\\", b",", b":"
 @given(st.lists(_PIECES, max_size=80).map(b"".join))
 def test_generated_bytes_blank_as_the_regex_does(data: bytes) -> None:
     _same(data)
+
+
+# --- issue #20: the number-run and exponent checks by translate, held to the regexes they replace ----------
+
+_NUMBERISH = st.sampled_from([b"1", b"9", b"0", b"e", b"E", b"+", b"-", b".", b"1e", b"e+1", b"E-", b" ", b",", b"a",
+                              b"\x01", b"\x02", b"\x03", b"\x00", b"true", b"[", b"\xff"])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_NUMBERISH, max_size=60).map(b"".join), st.integers(0, 12))
+def test_the_run_and_exponent_checks_are_the_regexes(bare: bytes, bound: int) -> None:
+    assert jsonstrict._has_long_run(bare, bound) == (jsonstrict._long_run(bound).search(bare) is not None)
+    assert jsonstrict._has_exponent(bare) == (jsonstrict._EXPONENT_DIGITS.search(bare) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80), st.integers(0, 90))
+def test_the_run_and_exponent_checks_are_the_regexes_on_any_bytes(bare: bytes, bound: int) -> None:
+    assert jsonstrict._has_long_run(bare, bound) == (jsonstrict._long_run(bound).search(bare) is not None)
+    assert jsonstrict._has_exponent(bare) == (jsonstrict._EXPONENT_DIGITS.search(bare) is not None)
+
+
+def test_the_run_check_at_its_bound() -> None:
+    for bound in (0, 1, 2, 5, 128):
+        for length in (bound - 1, bound, bound + 1, bound + 2):
+            if length < 0:
+                continue
+            for byte in (b"1", b"e", b"-", b"."):
+                bare = b"[" + byte * length + b"]"
+                assert jsonstrict._has_long_run(bare, bound) == (length > bound)
+                assert jsonstrict._has_long_run(byte * length, bound) == (length > bound)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=80).map(b"".join))
+def test_generated_bytes_measure_as_by_the_regexes(data: bytes) -> None:
+    """measure's answer (refusal kind and words, or none) with the translate checks against the regexes."""
+    import re
+
+    def by_regex(data: bytes, bounds: Bounds):
+        bare = _by_regex(data)
+        if len(data) > bounds.max_bytes:
+            return "size"
+        from itertools import accumulate
+        brackets = bare.translate(None, jsonstrict._NOT_BRACKETS)
+        if brackets and max(accumulate(map(jsonstrict._STEP.__getitem__, brackets))) > bounds.max_depth:
+            return (jsonstrict.OVER_BOUND, f"nesting deeper than {bounds.max_depth} levels")
+        if re.search(rb"[0-9+\-.eE]{%d}" % (bounds.max_number_chars + 1), bare):
+            longest = max(map(len, jsonstrict._RUN.findall(bare)))
+            return (jsonstrict.OVER_BOUND, f"a number literal of {longest} characters, over {bounds.max_number_chars}")
+        if re.search(rb"[eE][+-]?[0-9]", bare):
+            for run in jsonstrict._RUN.findall(bare):
+                exponent = jsonstrict._exponent(run)
+                if exponent is not None and exponent > bounds.max_exponent:
+                    return (jsonstrict.OVER_BOUND, f"an exponent of magnitude over {bounds.max_exponent}")
+        return None
+
+    for bounds in BOUNDS:
+        assert _outcome(data, bounds) == by_regex(data, bounds)

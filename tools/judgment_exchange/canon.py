@@ -158,14 +158,27 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 def _number_hook(keep_literal: bool):
+    known: dict[str, int] = {}  # a literal's integer, once proven (the hook is asked of the same literals often)
+
     def hook(value: Any) -> int:
-        if type(value) is not Number or not value.is_integer:
+        if type(value) is not Number:
             raise _Fallback
-        number = int(value.literal)
-        if keep_literal and value.literal != str(number):  # -0: the preparation keeps the literal
+        literal = value.literal
+        number = known.get(literal) if type(literal) is str else None
+        if number is not None:
+            return number
+        if not value.is_integer:
             raise _Fallback
+        number = int(literal)
+        if keep_literal and literal != str(number):  # -0: the preparation keeps the literal
+            raise _Fallback
+        if type(literal) is str and len(known) < _KNOWN_LITERALS:
+            known[literal] = number
         return number
     return hook
+
+
+_KNOWN_LITERALS = 4096
 
 
 def _encoder(keep_literal: bool):

@@ -152,10 +152,10 @@ def check_form(
     document, refused = read_document(data, DIALECT_BOUNDS)
     if refused:
         return FormResult(refused[0], refused[1])
-    refused = check_phases(document, readable_versions, readable_kinds)
+    digest = digest_of(document)  # written first: a document with a digest holds no number outside canon
+    refused = check_phases(document, readable_versions, readable_kinds, in_canon=digest is not None)
     if refused:
         return FormResult(refused[0], refused[1], document)
-    digest = digest_of(document)
     every = readable_versions == READABLE_VERSIONS and readable_kinds == ALL_KINDS
     checked = CheckedDialect(data, document, digest) if every and digest is not None else None
     return FormResult(None, "valid", document, digest, checked)
@@ -185,10 +185,11 @@ def check_binding(data: bytes, document: Any, dialect_digest: str, *, document_c
     if refused:
         return BindingResult(refused[0], refused[1])
     bound = bound_dialect(document, binding)
-    refused = check_phases(bound, READABLE_VERSIONS, ALL_KINDS)
+    bound_digest = digest_of(bound)  # written first, as in check_form
+    refused = check_phases(bound, READABLE_VERSIONS, ALL_KINDS, in_canon=bound_digest is not None)
     if refused:
         return BindingResult(refused[0], "the bound dialect: " + refused[1])
-    return BindingResult(None, "valid", bound, digest_of(bound))
+    return BindingResult(None, "valid", bound, bound_digest)
 
 
 def _binding_detail(refused: tuple[str, str] | None) -> tuple[str, str] | None:

@@ -55,11 +55,14 @@ def _outside_canon(value: Any, path: str = "") -> str | None:
     return None
 
 
-def _form(document: Any) -> None:
-    """§§2–8 and §2.1 on one dialect document; raises Malformed at the first form it breaks."""
+def _form(document: Any, in_canon: bool = False) -> None:
+    """§§2–8 and §2.1 on one dialect document; raises Malformed at the first form it breaks.
+
+    `in_canon`: the caller wrote the document's canonical form (its digest), so every number in it is an
+    integer and `_outside_canon` would find none (issue #20): the walk is not made."""
     fmt = document_format(document)
     doc: dict = document
-    where = _outside_canon(doc)
+    where = None if in_canon else _outside_canon(doc)
     if where is not None:
         raise fail(where, "a number that is not an integer (§1): the dialect is outside the canon domain and has no digest (§2)")
     written: list[tuple[str, RuleTargets]] = []
@@ -91,10 +94,11 @@ def _form(document: Any) -> None:
     check_unmapped(doc, fmt)
 
 
-def form_refusal(document: Any) -> tuple[str, str] | None:
-    """§11 phase 5 on a dialect: (input-malformed, detail) for the first form broken, else None."""
+def form_refusal(document: Any, in_canon: bool = False) -> tuple[str, str] | None:
+    """§11 phase 5 on a dialect: (input-malformed, detail) for the first form broken, else None (`in_canon`:
+    as `_form`'s)."""
     try:
-        _form(document)
+        _form(document, in_canon)
     except Malformed as exc:
         return (MALFORMED, exc.detail)
     except RecursionError:
@@ -112,12 +116,14 @@ def kind_refusal(document: Any, readable_kinds: frozenset = ALL_KINDS) -> tuple[
     return None
 
 
-def check_phases(document: Any, readable_versions: frozenset, readable_kinds: frozenset) -> tuple[str, str] | None:
-    """Phases 3 to 6 on a parsed dialect, the first failing reported."""
+def check_phases(document: Any, readable_versions: frozenset, readable_kinds: frozenset,
+                 in_canon: bool = False) -> tuple[str, str] | None:
+    """Phases 3 to 6 on a parsed dialect, the first failing reported (`in_canon`: as `_form`'s; the answer
+    is the same, tests/dialect/test_form_in_canon_fast.py)."""
     return (
         count_refusal(document)
         or version_refusal(document, readable_versions)
-        or form_refusal(document)
+        or form_refusal(document, in_canon)
         or kind_refusal(document, readable_kinds)
     )
 

@@ -65,12 +65,47 @@ MAX_PER_FILE = 50
 
 
 def file_bound(relpath: str) -> int:
-    """The scan's read bound for a file at `relpath` inside the entry (BOUNDS, else OTHER_FILE_BOUND)."""
+    """The scan's read bound for a file at `relpath` inside the entry (BOUNDS, else OTHER_FILE_BOUND).
+
+    BOUNDS' patterns are names at the entry's root and `fixtures/*/<name>`: a path is looked up by its
+    parts (`_file_bound_by_pattern` is the pattern-by-pattern reading; tests/scan/test_scan_text_fast.py)."""
+    if _BY_NAME is None:
+        return _file_bound_by_pattern(relpath)
+    parts = relpath.split("/")
+    if len(parts) == 1:
+        return _BY_NAME[0].get(relpath, OTHER_FILE_BOUND)
+    if len(parts) == 3 and parts[0] == "fixtures":
+        return _BY_NAME[1].get(parts[2], OTHER_FILE_BOUND)
+    return OTHER_FILE_BOUND
+
+
+def _file_bound_by_pattern(relpath: str) -> int:
     depth = relpath.count("/")
     for pattern, bound in BOUNDS:
         if pattern.count("/") == depth and fnmatchcase(relpath, pattern):
             return bound
     return OTHER_FILE_BOUND
+
+
+def _by_name() -> tuple[dict[str, int], dict[str, int]] | None:
+    """BOUNDS as (root name → bound, fixture file name → bound), when every pattern is a plain name or
+    `fixtures/*/` and a plain name (the first pattern of a name wins, as in the loop); else None."""
+    root: dict[str, int] = {}
+    fixture: dict[str, int] = {}
+    for pattern, bound in BOUNDS:
+        parts = pattern.split("/")
+        if any(c in part for part in parts for c in "*?[]") and not (len(parts) == 3 and parts[1] == "*"):
+            return None
+        if len(parts) == 1:
+            root.setdefault(pattern, bound)
+        elif len(parts) == 3 and parts[0] == "fixtures" and parts[1] == "*" and not any(c in parts[2] for c in "*?[]"):
+            fixture.setdefault(parts[2], bound)
+        else:
+            return None
+    return root, fixture
+
+
+_BY_NAME = _by_name()
 
 
 def scan_entry(tree: Tree, entry_path: str, entry_id: str | None = None) -> list[Refusal]:

@@ -15,7 +15,7 @@ import math
 import re
 from bisect import bisect_right
 from itertools import accumulate, repeat
-from operator import add
+from operator import add, itemgetter, methodcaller
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Pattern
 
@@ -193,10 +193,12 @@ class Engine:
         settings = get_settings()
         if _VERIFY_FILTER in settings.filters:
             settings.disable_filters(_VERIFY_FILTER)
-        numbered = [(number, text.rstrip()) for number, text in lines]
-        whole = "\n".join(text for _, text in numbered)
+        pairs = lines if type(lines) is list else list(lines)
+        texts = list(map(_RSTRIP, map(_TEXT, pairs)))  # each line's text.rstrip(), in C
+        numbered = list(zip(map(_NUMBER, pairs), texts))
+        whole = "\n".join(texts)
         lowered = whole.lower()
-        starts = _starts(numbered)
+        starts = _starts(texts)
         plain = (
             len(lowered) == len(whole)
             and whole.count("\n") == len(numbered) - 1
@@ -262,10 +264,14 @@ class Engine:
         return hits
 
 
-def _starts(numbered: list[tuple[int, str]]) -> list[int]:
+def _starts(texts: list[str]) -> list[int]:
     """Where each row begins in the rows joined by newlines (each row's length and its newline, summed in C)."""
-    lengths = map(len, [text for _, text in numbered[:-1]])
-    return list(accumulate(map(add, lengths, repeat(1)), initial=0)) if numbered else []
+    return list(accumulate(map(add, map(len, texts[:-1]), repeat(1)), initial=0)) if texts else []
+
+
+_RSTRIP = methodcaller("rstrip")
+_NUMBER = itemgetter(0)
+_TEXT = itemgetter(1)
 
 
 _NONE: frozenset[int] = frozenset()
@@ -323,6 +329,10 @@ _BASE32_LOWER = str.maketrans(dict.fromkeys("abcdefghijklmnopqrstuvwxyz234567", 
 _NOT_MARKED = re.compile("[^a]")
 """A character a translation to "a" left as it was: where a run of the alphabet marked ends."""
 
+_MARKED_RUN = re.compile("a*")
+"""The marked run from a position on: its end is where `_NOT_MARKED` first matches from there, or the text's end
+(matched by a repeat of one character, far cheaper than a search for any other; issue #20)."""
+
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
@@ -335,8 +345,7 @@ def _azure_devops_rows(whole: str, lowered: str, starts: list[int], *_: set[str]
     run = "a" * 52
     at = marked.find(run)
     while at >= 0:
-        after = _NOT_MARKED.search(marked, at + 52)
-        end = after.start() if after is not None else len(marked)
+        end = _MARKED_RUN.match(marked, at + 52).end()  # type: ignore[union-attr]  # a* always matches
         alone = (at == 0 or whole[at - 1] not in _ALNUM) and (end == len(whole) or whole[end] not in _ALNUM)
         if end - at == 52 and alone:
             rows.add(_row(starts, at))
@@ -543,18 +552,24 @@ def _finder(plugin: BasePlugin) -> Finder | None:
         n = len(whole)
 
         def keep(row: int, value: str) -> None:
+            # kept when its entropy passes and it is not skipped, asked in the cheapest order: the bound on
+            # its distinct characters (a hex run never passes base64's limit), the skip, the count
+            verdict = passes.get(value)
+            if verdict is False:
+                return
+            if verdict is None and math.log2(len(set(value))) <= ceiling:
+                passes[value] = False
+                return
             if skip is not None and skip(numbered[row][0], value):
                 return
-            verdict = passes.get(value)
             if verdict is None:
-                verdict = passes[value] = math.log2(len(set(value))) > ceiling and entropy(value) > limit
+                verdict = passes[value] = entropy(value) > limit
             if verdict:
                 found.setdefault(row, set()).add(value)
 
         at = marked.find(run)
         while at >= 0:
-            after = _NOT_MARKED.search(marked, at + len(run))
-            end = after.start() if after is not None else n
+            end = _MARKED_RUN.match(marked, at + len(run)).end()  # type: ignore[union-attr]  # a* always matches
             if bare:
                 m = regex.match(whole, at)
                 if m is not None:

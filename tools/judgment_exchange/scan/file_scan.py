@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import Callable, Iterable
 
 from .engine import Hit, engine
@@ -23,7 +23,7 @@ from .links import check_links
 from .paths import anchored, find_local_paths
 from .shapes import GENERIC, SHAPES
 from .structure import (
-    LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, exempt_strings, hex_members, in_result,
+    LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, exempt_values, hex_members, in_result,
     strings,
 )
 
@@ -39,7 +39,7 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
 
 def scan_text(relpath: str, text: str, exists: Callable[[list[str]], bool]) -> list[Finding]:
     """(line, code, words for the report) of every finding in one file, `relpath` relative to the entry."""
-    lines = NEWLINE.split(text)
+    lines = split_lines(text)
     name = relpath.rsplit("/", 1)[-1]
     skip = _exempt_skip(relpath, text, lines) if name.endswith(".json") else None
     hits = engine().scan_lines(name, enumerate(lines, start=1), skip)
@@ -88,19 +88,19 @@ def _exempt_skip(relpath: str, text: str, lines: list[str]) -> Callable[[int, st
 
     A value is skipped when each of its occurrences on its line (as `_exempt` finds them) is a whole
     string (a quote on each side) and every string of the text with that value is exempt
-    (structure.exempt_strings): the string holding each occurrence is then exempt, as `_exempt`
-    requires. The text is read on the first value asked.
+    (structure.exempt_values, which says so only where structure.exempt_strings' counts do): the
+    string holding each occurrence is then exempt, as `_exempt` requires. The text is read on the
+    first value asked.
     """
     if not hex_members(relpath):
         return None
-    read: list = []  # [exempt counts, string counts], once read
+    read: list = []  # [whether every string of a value is exempt], once read
     asked: dict[tuple[int, str], bool] = {}
 
     def skip(number: int, value: str) -> bool:
         if not read:
-            read.extend(exempt_strings(relpath, text) or (Counter(), Counter()))
-        exempt, every = read
-        if not value or value not in exempt or exempt[value] != every[value] or not 1 <= number <= len(lines):
+            read.append(exempt_values(relpath, text) or _never)
+        if not value or not 1 <= number <= len(lines) or not read[0](value):
             return False
         answer = asked.get((number, value))
         if answer is None:
@@ -108,6 +108,10 @@ def _exempt_skip(relpath: str, text: str, lines: list[str]) -> Callable[[int, st
         return answer
 
     return skip
+
+
+def _never(value: str) -> bool:
+    return False
 
 
 def _whole_strings_only(value: str, line: str) -> bool:
@@ -260,7 +264,12 @@ def scan_names(paths: list[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]
 
 
 def _numbered(text: str) -> Iterable[tuple[int, str]]:
-    return enumerate(NEWLINE.split(text), start=1)
+    return enumerate(split_lines(text), start=1)
+
+
+def split_lines(text: str) -> list[str]:
+    """NEWLINE.split(text): lines ending at CRLF, CR or LF; split at LF in C where the text holds no CR."""
+    return text.split("\n") if "\r" not in text else NEWLINE.split(text)
 
 
 def _local_paths_in_lines(lines: list[str], text: str) -> Iterable[tuple[Hit, str]]:

@@ -33,8 +33,10 @@ _COLON_ANCHOR = re.compile(r":(?:(?<=(?<![\w+.\\/-])[A-Za-z]:)[\\/]|(?<=(?i:file
 
 
 def anchored(text: str) -> bool:
-    """Whether ANCHOR matches somewhere in the text: its literal parts looked up, its colon parts from each colon."""
-    return any(a in text for a in _LITERAL_ANCHORS) or (":" in text and _COLON_ANCHOR.search(text) is not None)
+    """Whether ANCHOR matches somewhere in the text: its literal parts looked up, its colon parts from each colon
+    that a slash or a backslash follows (every match of `_COLON_ANCHOR` is such a colon)."""
+    return any(a in text for a in _LITERAL_ANCHORS) or (
+        (":/" in text or ":\\" in text) and _COLON_ANCHOR.search(text) is not None)
 
 
 def find_local_paths(text: str) -> Iterator[tuple[int, int, str]]:

@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add
-from typing import Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 _STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*"', re.S)
 """A JSON string's text, written unrolled (runs of plain characters between escapes): the same strings as the
@@ -525,6 +525,137 @@ def exempt_strings(relpath: str, text: str) -> tuple[Counter, Counter] | None:
         except RecursionError:
             return None
     return exempt, Counter(_QUOTED.findall(text)) if exempt else Counter()
+
+
+def exempt_values(relpath: str, text: str) -> Callable[[str], bool] | None:
+    """Whether every string of the text with a value is one `exempt_from_secrets` exempts (issue #20): the
+    question `exempt_strings`' two counts answer (the value among the exempt, counted as often as among
+    all strings), asked of the values the scan meets, for a JSON text json reads and that holds no
+    backslash; None for any other text, as `exempt_strings`.
+
+    The value json reads into dicts (no hook) is followed (`_follow_values`): where no member name is
+    given twice in one object that is the reading of `exempt_strings`, so the exempt counts are its
+    counts; where one is, a dict keeps one of its members, so a count is at most `exempt_strings`'
+    count, and a value is said exempt only where `exempt_strings` says so too (never more often:
+    tests/scan/test_exempt_values_fast.py). The strings of a value v are counted as the occurrences of
+    `"v"`: an exempt value matches a form (hex, `sha256:` or `tls:sha256:` and hex), and in a JSON
+    text without a backslash such an occurrence begins at a quote that opens a string (between a
+    closing quote and the next opening one stand only spaces, `,:[]{}` and numbers, true, false and
+    null, and at least one `,` or `:`; none of which spells a form), so each is one string of that
+    value, `_QUOTED`'s count of it.
+    """
+    if "\\" in text or '"' not in text:
+        return None
+    try:
+        value = json.loads(text, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return None
+    exempt: Counter = Counter()
+    root = _member_trie(relpath)
+    if root[0]:
+        try:
+            _follow_values(value, _state((root,)), exempt)
+        except RecursionError:
+            return None
+    if not exempt:
+        return _never
+    known: dict[str, bool] = {}
+
+    def all_exempt(value: str) -> bool:
+        answer = known.get(value)
+        if answer is None:
+            count = exempt.get(value, 0)
+            answer = known[value] = count > 0 and text.count(f'"{value}"') == count
+        return answer
+
+    return all_exempt
+
+
+def _never(value: str) -> bool:
+    return False
+
+
+class _State(NamedTuple):
+    """`_next` of a set of trie steps, made once: where each name named leads and where any other name leads,
+    each as (a test of the forms of the paths ending there or None, the state going on or None)."""
+
+    by_name: dict
+    other: tuple | None
+
+
+_STATES: dict[tuple[int, ...], _State] = {}
+"""The state of a set of trie steps, by their ids (the tries live as long as the process, `_trie_of`)."""
+
+
+def _state(steps: tuple[_Trie, ...]) -> _State:
+    key = tuple(id(step) for step in steps)
+    found = _STATES.get(key)
+    if found is None:
+        by_name, other = _next(steps)
+
+        def lead(step: tuple) -> tuple:
+            forms, deeper = step
+            return _fullmatch(forms), (_state(deeper) if deeper else None)
+
+        found = _STATES[key] = _State({name: lead(step) for name, step in by_name.items()},
+                                      lead(other) if other is not None else None)
+    return found
+
+
+def _fullmatch(forms: tuple) -> Callable[[str], object] | None:
+    """A test whether a string fully matches one of the forms (None: no form): `any(form.fullmatch …)`."""
+    if not forms:
+        return None
+    if len(forms) == 1:
+        return forms[0].fullmatch
+    return lambda text: any(form.fullmatch(text) for form in forms)
+
+
+_MISSING = object()
+_CONTAINERS = (dict, list)
+
+
+def _follow_values(node: object, state: _State, exempt: Counter) -> None:
+    """`_follow` over json's own reading (dicts): the same strings counted, for a text without a name given
+    twice in one object (the trie's steps made into states once, `_state`). Where no step goes on from a
+    name but from those named, only those are looked up."""
+    by_name, other = state
+    if type(node) is dict:
+        if other is None and len(by_name) < len(node):  # type: ignore[arg-type]
+            for name, (match, deeper) in by_name.items():
+                item = node.get(name, _MISSING)  # type: ignore[attr-defined]
+                if item is _MISSING:
+                    continue
+                if match is not None:
+                    if match(name):
+                        exempt[name] += 1
+                    if type(item) is str and match(item):
+                        exempt[item] += 1
+                if deeper is not None and type(item) in _CONTAINERS:
+                    _follow_values(item, deeper, exempt)
+            return
+        for name, item in node.items():  # type: ignore[attr-defined]
+            lead = by_name.get(name, other)
+            if lead is None:
+                continue
+            match, deeper = lead
+            if match is not None:
+                if match(name):
+                    exempt[name] += 1
+                if type(item) is str and match(item):
+                    exempt[item] += 1
+            if deeper is not None and type(item) in _CONTAINERS:
+                _follow_values(item, deeper, exempt)
+    elif type(node) is list:
+        for index, item in enumerate(node):  # type: ignore[arg-type]
+            lead = by_name.get(str(index), other) if by_name else other
+            if lead is None:
+                continue
+            match, deeper = lead
+            if match is not None and type(item) is str and match(item):
+                exempt[item] += 1
+            if deeper is not None and type(item) in _CONTAINERS:
+                _follow_values(item, deeper, exempt)
 
 
 _Trie = tuple[dict, tuple]
