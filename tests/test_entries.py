@@ -4,8 +4,14 @@ A pull request's failure names the entry and the check. The gate runs once for t
 module-scoped fixture, history included) and each id reports its own refusals from that one run, so
 the file costs about one full gate however many entries the catalog holds (issue #12). Collection only
 lists directories: entry ids from entries/<publisher>/<name>/, fixture names from each entry's
-fixtures/ directory. The catalog holds zero entries until the first is reviewed; the whole-catalog
-test then still says that it checked zero.
+fixtures/ directory (its listing's kinds, no stat per name). The catalog holds zero entries until the
+first is reviewed; the whole-catalog test then still says that it checked zero.
+
+What the file costs beyond its one gate (issue #20) is pytest's: a fixed start (its plugins; with
+PYTHONDONTWRITEBYTECODE set, hypothesis's plugin imports hypothesis through assertion rewriting with
+nothing cached, over a second) and its protocol per test id (setup, call, teardown and their reports,
+about half a millisecond each). The ids here add nothing to that: each finds its refusals in an index
+made once (by entry, and by every directory a refusal's path lies in), not by a pass over all of them.
 
 EXCHANGE_TEST_CATALOG=DIR runs this file on another catalog (benchmarks/run.py times it on the
 generated one); the default is this repository.
@@ -29,12 +35,13 @@ CATALOG = Path(os.environ.get("EXCHANGE_TEST_CATALOG") or REPO)
 TREE = WorkingTree(str(CATALOG))
 PATHS, _ = entry_directories(TREE)
 IDS = [entry_id(p) for p in PATHS]
+PATH_OF = dict(zip(IDS, PATHS))
 
 
 def _fixture_names(path: str) -> list[str]:
     if TREE.stat(f"{path}/fixtures").kind != DIR:
         return []
-    return sorted(item.name for item in TREE.list(f"{path}/fixtures") if item.kind == DIR)
+    return sorted(name for name, kind in TREE.kinds(f"{path}/fixtures") if kind == DIR)
 
 
 FIXTURES = [(entry_id(p), p, name) for p in PATHS for name in _fixture_names(p)]
@@ -44,23 +51,58 @@ def _describe(refusals) -> str:
     return "\n".join(f"{r.code} {r.entry} {r.path}: {r.detail}" for r in refusals)
 
 
+class _Index:
+    """A report's refusals by entry and by each directory their path lies in (its every '/'-prefix), in
+    report order: what each id's filter below selects, found without a pass over every refusal."""
+
+    def __init__(self, refusals) -> None:
+        self.refusals = refusals
+        self.by_entry: dict[str, list[int]] = {}
+        self.under: dict[str, list[int]] = {}
+        self.at: dict[str, list[int]] = {}
+        for number, refusal in enumerate(refusals):
+            self.by_entry.setdefault(refusal.entry, []).append(number)
+            path = refusal.path or ""
+            self.at.setdefault(path, []).append(number)
+            cut = path.find("/")
+            while cut >= 0:
+                self.under.setdefault(path[:cut], []).append(number)
+                cut = path.find("/", cut + 1)
+
+    def of_entry(self, entry: str, path: str) -> list:
+        """r.entry == entry or (r.path or "").startswith(path + "/")."""
+        return self._pick(self.by_entry.get(entry, []) + self.under.get(path, []))
+
+    def under_or_at(self, where: str) -> list:
+        """r.path and (r.path == where or r.path.startswith(where + "/"))."""
+        return self._pick(self.at.get(where, []) + self.under.get(where, []) if where else [])
+
+    def _pick(self, numbers: list[int]) -> list:
+        return [self.refusals[n] for n in sorted(set(numbers))]
+
+
 @pytest.fixture(scope="module")
 def gate():
     """One run of the whole gate, history included; every test id below reads its part of it."""
     return check_catalog(TREE, GateOptions(repository=str(CATALOG)))
 
 
+@pytest.fixture(scope="module")
+def index(gate):
+    return _Index(gate.refusals)
+
+
 @pytest.mark.parametrize("entry_id", IDS)
-def test_entry(gate, entry_id):
-    path = PATHS[IDS.index(entry_id)]
-    mine = [r for r in gate.refusals if r.entry == entry_id or (r.path or "").startswith(path + "/")]
+def test_entry(index, entry_id):
+    path = PATH_OF[entry_id]
+    mine = index.of_entry(entry_id, path)
     assert not mine, _describe(mine)
 
 
 @pytest.mark.parametrize("entry_id,path,fixture", FIXTURES, ids=[f"{e}/{f}" for e, _, f in FIXTURES])
-def test_fixture_replays_or_is_skipped_by_name(gate, entry_id, path, fixture):
+def test_fixture_replays_or_is_skipped_by_name(index, entry_id, path, fixture):
     where = f"{path}/fixtures/{fixture}"
-    mine = [r for r in gate.refusals if r.path and (r.path == where or r.path.startswith(where + "/"))]
+    mine = index.under_or_at(where)
     assert not mine, _describe(mine)
 
 
@@ -74,3 +116,22 @@ def test_history_of_this_repository(gate):
     history = [r for r in gate.refusals if r.code in HISTORY_CODES]
     assert not history, _describe(history)
     assert gate.history in ("checked", "no-releases")
+
+
+def test_the_index_selects_what_each_ids_filter_selects():
+    """`_Index` against the filters it stands for, on refusals at every kind of place: an entry's own,
+    a sibling sharing a prefix, a fixture and its files, the manifest, no path, an empty path."""
+    from judgment_exchange.refusal import Refusal
+
+    places = [("acme.a", "entries/acme/a/entry.json"), (None, "entries/acme/a/fixtures/f/input.json"),
+              ("acme.ab", "entries/acme/ab/entry.json"), (None, "entries/acme/a"), (None, "entries/acme/a/"),
+              (None, "entries/acme/a/fixtures/f"), (None, "entries/acme/a/fixtures/fg/x"), ("acme.a", None),
+              (None, ""), ("beta.c", "manifest.json"), (None, "entries/acme/a/fixtures/f/"), ("acme.a", "x/y")]
+    refusals = [Refusal("code", path, "detail", entry) for entry, path in places]
+    index = _Index(refusals)
+    for entry, path in (("acme.a", "entries/acme/a"), ("acme.ab", "entries/acme/ab"), ("beta.c", "entries/beta/c")):
+        assert index.of_entry(entry, path) == [
+            r for r in refusals if r.entry == entry or (r.path or "").startswith(path + "/")]
+    for where in ("entries/acme/a/fixtures/f", "entries/acme/a/fixtures/fg", "entries/acme/a/fixtures/h"):
+        assert index.under_or_at(where) == [
+            r for r in refusals if r.path and (r.path == where or r.path.startswith(where + "/"))]

@@ -14,7 +14,7 @@ from judgment_exchange.history import (
     CurrentEntry, HistoricalRow, ObjectStore, ReleaseTree, check_history, list_releases, read_history,
 )
 from judgment_exchange.history.identity import history_artifact_refusals, history_artifact_refusals_of
-from judgment_exchange.history.model import Facts, Release
+from judgment_exchange.history.model import Facts
 from judgment_exchange.history.upgrade import upgrade_refusals, upgrade_refusals_of
 from judgment_exchange.history.walk import Walk
 from judgment_exchange.history.codes import ARTIFACT_HISTORY_INVALID
@@ -253,6 +253,12 @@ def _compare(store_path: Path, releases, walk: Walk | None = None) -> None:
         rows, refusals, read_all = _reference(ObjectStore(handle), releases)
     assert history.rows == rows and history.refusals == refusals and history.manifests_read == read_all
     assert history.facts == Facts.of(rows)
+    assert _ordered(history.facts) == _ordered(Facts.of(rows))  # and in the same order (messages list them)
+
+
+def _ordered(facts: Facts) -> tuple:
+    """The facts with every order they carry: keys, digests, tags and (id, release) lists."""
+    return list(facts.entries.items()), [(pair, list(digests.items())) for pair, digests in facts.pairs.items()]
 
 
 def test_walk_by_directory_equals_the_per_release_reading_through_gitlinks_files_and_gaps(tmp_path: Path) -> None:
@@ -302,7 +308,7 @@ def test_one_walk_over_a_rewritten_history_reuses_nothing_stale(tmp_path: Path) 
         again = walk.read(second)  # the same walk and store: their caches hold the first history
         rows_ref, refusals_ref, read_all = _reference(ObjectStore(handle), second)
     assert again.rows == rows_ref and again.refusals == refusals_ref and again.manifests_read == read_all
-    assert again.facts == Facts.of(rows_ref)
+    assert again.facts == Facts.of(rows_ref) and _ordered(again.facts) == _ordered(Facts.of(rows_ref))
     # a verdict kept from the first history would hide both
     assert sum("differs from the row's entryDigest" in r.detail for r in refusals_ref) == 2
 

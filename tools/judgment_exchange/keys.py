@@ -16,9 +16,6 @@ import hashlib
 import re
 from functools import lru_cache
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493
 D = (-121665 * pow(121666, P - 2, P)) % P
@@ -110,6 +107,9 @@ def verify(public_key_hex: str, signature_hex: object, message: bytes) -> bool:
     signature = bytes.fromhex(signature_hex)
     if int.from_bytes(signature[32:], "little") >= L:
         return False
+    from cryptography.exceptions import InvalidSignature  # imported when a signature is checked
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key_hex)).verify(signature, message)
     except (InvalidSignature, ValueError):

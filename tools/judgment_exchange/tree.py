@@ -234,9 +234,18 @@ class ObjectStore:
     `prefetch(ids)` asks that process for many objects at once (each request written before its
     answer is read, so one round trip serves a batch); what it read is handed, once, to the next
     read of that id, which applies the same bounds and type checks as a read of its own.
+
+    `expect(ids)` streams (issue #20): a read of an expected object first asks for the next few, so
+    git makes them while the caller works on this one, and their answers wait in the pipe (made larger
+    where the system allows) rather than in memory. Answers are always read in the order asked: every
+    other exchange, and every read through GitPython's own object database (which shares the process),
+    first reads what is still owed (`_settle`), so no answer is ever read out of turn; `settle()` leaves
+    nothing owed when the caller hands the repository to another reader.
     """
 
     def __init__(self, repo) -> None:
+        from collections import deque
+
         self._repo = repo
         self._odb = repo.odb
         self._trees: dict[str, dict[str, tuple[int, str]]] = {}
@@ -247,15 +256,21 @@ class ObjectStore:
         self._ahead: list[str] = []
         self._ahead_at: dict[str, int] = {}
         self._ahead_limit = _PREFETCH_MAX
+        self._asked = 0  # how far into `_ahead` requests were written
+        self._owed: deque[tuple[str, int]] = deque()  # requests written whose answers are unread
+        self._owed_ids: set[str] = set()
+        self._process = None  # the process `_owed` was asked of
         self.blob_reads = 0
 
     def expect(self, ids, limit: int = _PREFETCH_MAX, window: int = 8) -> None:
-        """Say which large objects will be read, in order: a read of one of them that finds it not yet
-        fetched prefetches it and the next `window` - 1 (a bounded read-ahead, so that large blobs,
-        e.g. every release's manifest, are neither read one round trip each nor held all at once)."""
+        """Say which large objects will be read, in order: a read of one of them asks for it, unless
+        asked already, and for the ones after it up to `window` in all (a bounded read-ahead, so that
+        large blobs, e.g. every release's manifest, are neither read one round trip each nor held all at
+        once); their answers wait in the pipe, read when their objects are (issue #20)."""
         self._ahead = list(dict.fromkeys(ids))
         self._ahead_at = {hexsha: at for at, hexsha in enumerate(self._ahead)}
         self._ahead_limit, self._window = limit, max(1, window)
+        self._asked = 0
 
     def prefetch(self, ids, limit: int = _PREFETCH_MAX) -> None:
         """Read the objects `ids` names (40-hex ids; others, and ids already held, are left to their own
@@ -267,20 +282,46 @@ class ObjectStore:
         next read starts a fresh one and no answer is read out of turn.
         """
         wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and len(i) == 40 and i not in self._fetched
-                  and i not in self._trees and i not in self._headers and _is_hex(i)]
+                  and i not in self._trees and i not in self._headers and i not in self._owed_ids and _is_hex(i)]
+        if wanted and not self._settle():
+            return
         for start in range(0, len(wanted), _PREFETCH_BATCH):
             if not self._exchange(wanted[start:start + _PREFETCH_BATCH], limit):
                 return
 
     def _exchange(self, ids: list[str], limit: int) -> bool:
+        return self._ask(ids, limit) and self._receive(None)
+
+    def _ask(self, ids: list[str], limit: int) -> bool:
+        """Write requests for `ids` (answers owed, read by `_receive`); False after a failure."""
         try:
             cmd = self._repo.git._get_persistent_cmd("cat_file_all", "cat_file", batch=True)
-            stdin, stdout = cmd.stdin, cmd.stdout
-            stdin.write("".join(f"{i}\n" for i in ids).encode("ascii"))
-            stdin.flush()
-            for hexsha in ids:
+            if cmd is not self._process:
+                self._owed.clear()  # a new process owes nothing (the old one was stopped)
+                self._owed_ids.clear()
+                self._process = cmd
+                _widen(cmd.stdout)
+            cmd.stdin.write("".join(f"{i}\n" for i in ids).encode("ascii"))
+            cmd.stdin.flush()
+            self._owed.extend((i, limit) for i in ids)
+            self._owed_ids.update(ids)
+            return True
+        except Exception:  # any failure: no answer may be left unread on the shared process
+            self._stop()
+            return False
+
+    def _receive(self, until: str | None) -> bool:
+        """Read the answers owed, in order, into what is held: all of them, or up to `until`'s."""
+        try:
+            stdout = self._process.stdout
+            owed, owed_ids, fetched = self._owed, self._owed_ids, self._fetched
+            while owed:
+                hexsha, limit = owed.popleft()
+                owed_ids.discard(hexsha)
                 header = stdout.readline().split()
                 if len(header) == 2 and header[0] == hexsha.encode() and header[1] == b"missing":
+                    if hexsha == until:
+                        break
                     continue
                 if len(header) != 3 or header[0] != hexsha.encode() or not header[2].isdigit():
                     raise TreeError(f"an unexpected answer to the request for {hexsha}")
@@ -300,22 +341,59 @@ class ObjectStore:
                         raise TreeError(f"object {hexsha} ended early")
                 if stdout.read(1) != b"\n":
                     raise TreeError(f"object {hexsha} is not followed by a line feed")
-                self._fetched[hexsha] = (kind, size, data)
+                fetched[hexsha] = (kind, size, data)
+                if hexsha == until:
+                    break
             return True
         except Exception:  # any failure: no answer may be left unread on the shared process
-            try:
-                self._repo.git.clear_cache()
-            except Exception:  # noqa: BLE001 - the process is gone either way
-                pass
+            self._stop()
             return False
+
+    def settle(self) -> None:
+        """Read every answer still owed into what is held: afterwards the shared process owes nothing, so
+        any other reader of the repository's object database, another store on the same handle
+        included, reads in step (issue #20)."""
+        self._settle()
+
+    def _settle(self) -> bool:
+        """Read every answer still owed (before any other exchange on the shared process)."""
+        return not self._owed or self._receive(None)
+
+    def _stop(self) -> None:
+        """Stop the shared process after a failed exchange, so the next read starts a fresh one."""
+        self._owed.clear()
+        self._owed_ids.clear()
+        self._process = None
+        try:
+            self._repo.git.clear_cache()
+        except Exception:  # noqa: BLE001 - the process is gone either way
+            pass
+
+    def _stream(self, hexsha: str) -> None:
+        """An expected object not yet held: ask for it unless asked already, and for the expected ones
+        after it up to `window` in all (those held or asked for are skipped), so that git makes them
+        while the caller works on this one; then read the answers up to its own."""
+        at = self._ahead_at[hexsha]
+        wanted = [] if hexsha in self._owed_ids else [hexsha]
+        start, end = max(self._asked, at + 1), min(len(self._ahead), at + self._window)
+        if start < end:
+            wanted += [i for i in self._ahead[start:end] if i in self._ahead_at and i not in self._fetched
+                       and i not in self._owed_ids and i not in self._trees and i not in self._headers]
+            self._asked = end
+        if wanted and not self._ask(wanted, self._ahead_limit):
+            return
+        if hexsha in self._owed_ids:
+            self._receive(hexsha)
 
     def _read(self, hexsha: str, limit: int | None, path: str, kinds: tuple[str, ...] = ()) -> tuple[str, bytes]:
         """Type and bytes; content over `limit` raises TooLarge, content of a type outside `kinds` is skipped."""
         fetched = self._fetched.pop(hexsha, None)
         if fetched is None and hexsha in self._ahead_at:
-            at = self._ahead_at.pop(hexsha)
-            window = [hexsha] + [i for i in self._ahead[at + 1:at + self._window] if i in self._ahead_at]
-            self.prefetch(window, self._ahead_limit)
+            self._stream(hexsha)
+            self._ahead_at.pop(hexsha, None)
+            fetched = self._fetched.pop(hexsha, None)
+        elif fetched is None and hexsha in self._owed_ids:
+            self._receive(hexsha)
             fetched = self._fetched.pop(hexsha, None)
         if fetched is not None:
             self._ahead_at.pop(hexsha, None)
@@ -326,6 +404,7 @@ class ObjectStore:
                 return kind, b""
             if data is not None:
                 return kind, data
+        self._settle()  # GitPython's object database reads through the same process
         try:
             ostream = self._odb.stream(bytes.fromhex(hexsha))
             kind = ostream.type.decode("ascii") if isinstance(ostream.type, bytes) else str(ostream.type)
@@ -424,11 +503,35 @@ class ObjectStore:
         return data
 
     def size(self, hexsha: str) -> int:
-        """A blob's size from its header alone (`stat` only; the walk never asks, so it starts no second process)."""
+        """A blob's size (`stat` only): from the store's one process (issue #20), its content kept for the
+        read that usually follows when it is small; else, and for what that cannot read, from its header
+        through GitPython (a second process), which says why it cannot be read."""
+        fetched = self._fetched.get(hexsha)
+        if fetched is None and isinstance(hexsha, str) and hexsha not in self._trees and hexsha not in self._headers:
+            self.prefetch([hexsha], _SIZE_KEEP)
+            fetched = self._fetched.get(hexsha)
+        if fetched is not None:
+            return fetched[1]
         try:
             return self._odb.info(bytes.fromhex(hexsha)).size
         except Exception as exc:  # GitPython raises ValueError, BadObject or GitCommandError
             raise TreeError(f"object {hexsha} cannot be read ({reason(exc)})") from exc
+
+
+def _widen(stdout) -> None:
+    """Let the process's answers wait in a pipe of a mebibyte, where the system allows it (Linux's
+    F_SETPIPE_SZ, within its unprivileged limit): git can then make the next few large objects while
+    the reader works. Elsewhere, or refused, the pipe keeps its size and only the overlap is lost."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(stdout.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)
+    except Exception:  # noqa: BLE001 - no fcntl, not a pipe, or over the user's pipe limit: keep the size
+        pass
+
+
+_PIPE_BYTES = 1 << 20
+_SIZE_KEEP = 1 << 16  # a blob whose size `stat` asks for is kept, for its read, up to this size
 
 
 _MODES = frozenset({0o040000, 0o100644, 0o100664, 0o100755, 0o120000, 0o160000})  # 100664: early git
@@ -445,21 +548,21 @@ _MODE_OF = {b"40000": 0o40000, b"100644": 0o100644, b"100664": 0o100664, b"10075
 
 
 def _entries(data: bytes) -> dict[str, tuple[int, str]]:
-    """A tree object's entries (`_entries_exact`), read in C a match per entry when the tree is plainly
-    well formed (issue #12); anything else — a gap, a mode written another way, a name `.`, `..` or
-    listed twice — is read by `_entries_exact`, which says what is wrong."""
-    entries: dict[str, tuple[int, str]] = {}
-    pos = 0
-    for found in _TREE_ENTRY.finditer(data):
-        if found.start() != pos:
-            return _entries_exact(data)
-        mode, raw_name, oid = found.groups()
-        name = raw_name.decode("utf-8", "surrogateescape")
-        if raw_name == b"." or raw_name == b".." or name in entries:
-            return _entries_exact(data)
-        entries[name] = (_MODE_OF[mode], oid.hex())
-        pos = found.end()
-    return entries if pos == len(data) else _entries_exact(data)
+    """A tree object's entries (`_entries_exact`), read in C when the tree is plainly well formed
+    (issue #12; issue #20: every match at once, then each field of every entry mapped in C): the
+    matches cover the whole object exactly when their lengths add up to its length, as matches do not
+    overlap. Anything else — a gap, a mode written another way, a name `.`, `..` or listed twice — is
+    read by `_entries_exact`, which says what is wrong."""
+    found = _TREE_ENTRY.findall(data)
+    if not found:
+        return {} if not data else _entries_exact(data)
+    modes, raw_names, oids = zip(*found)
+    if (sum(map(len, modes)) + sum(map(len, raw_names)) + 22 * len(found) != len(data)
+            or b"." in raw_names or b".." in raw_names):
+        return _entries_exact(data)
+    names = [name.decode("utf-8", "surrogateescape") for name in raw_names]
+    entries = dict(zip(names, zip(map(_MODE_OF.__getitem__, modes), map(bytes.hex, oids))))
+    return entries if len(entries) == len(found) else _entries_exact(data)
 
 
 def _entries_exact(data: bytes) -> dict[str, tuple[int, str]]:
@@ -574,17 +677,33 @@ class ReleaseTree:
         return self.store.blob(hexsha, limit, path)
 
 
+def _named_commit(store: ObjectStore, rev) -> str | None:
+    """The commit a full lowercase hex id names, its annotated tags followed (what GitPython's
+    `repo.commit(rev)` gives for one), read through the store's own process (issue #20: no second
+    process for the lookup); None for any other revision, or one that names no commit: GitPython then
+    resolves it, and says why it cannot."""
+    if not isinstance(rev, str) or len(rev) != 40 or not _is_hex(rev):
+        return None
+    try:
+        kind, commit = store.peel(rev)
+    except TreeError:
+        return None
+    return commit if kind == "commit" else None
+
+
 class GitTree(ReleaseTree):
     """The tree of one revision of a repository, read as blobs through its object database (§7)."""
 
     def __init__(self, repo, rev: str, *, own: bool = False) -> None:
         import git  # GitPython
 
+        store = None
         try:
             self.repo = repo if isinstance(repo, git.Repo) else git.Repo(repo)
-            commit = self.repo.commit(rev).hexsha
+            store = ObjectStore(self.repo)
+            commit = _named_commit(store, rev) or self.repo.commit(rev).hexsha
         except Exception as exc:  # GitPython raises several types for a bad repository or revision
             raise TreeError(f"{rev}: not a commit of {repo} ({reason(exc)})") from exc
-        super().__init__(ObjectStore(self.repo), commit, f"{rev}@{commit[:12]}")
+        super().__init__(store, commit, f"{rev}@{commit[:12]}")
         self.repository = str(self.repo.git_dir if self.repo.bare else self.repo.working_tree_dir)
         self.own = own

@@ -82,12 +82,16 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
             "whose root holds its manifest.json (RFC 0019 §7), so this catalog has no releases of its own")
         return
     point = change.point if change is not None else None
-    ledger, manifest, base_ledger = _ledger_inputs(tree, repository, point)
-    main = _main(repository, options) if options.base else None
+    opened = change.opened() if change is not None else None  # the merge base compare read, if it did
+    ledger, manifest, base_ledger = _ledger_inputs(tree, repository, point, opened)
+    main = _main(repository, options, opened) if options.base else None
     entries = current_entries(checks)
+    # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
+    # (most of the latest one) are not parsed again (issue #20)
+    entries_read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
     result = check_history(repository, entries, release_tag=options.release_tag, base=options.base,
                            max_releases=options.max_history, ledger=ledger, anchor=getattr(tree, "commit", None),
-                           base_ledger=base_ledger, manifest=manifest, main=main)
+                           base_ledger=base_ledger, manifest=manifest, main=main, entries_read=entries_read)
     report.history = result.status
     report.refusals += result.refusals
     report.notes += result.notes
@@ -99,20 +103,22 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         report.warnings += note_warnings(current, set(change.paths), result.released)
 
 
-def _main(repository: str, options) -> tuple[str, str] | None:
+def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
     """A pull request's main: `options.main` (the branch `--base auto` resolved against, as fetched), else
-    the commit `--base` names; None when it names none (the pull request's check refuses that already)."""
+    the commit `--base` names; None when it names none (the pull request's check refuses that already).
+    `opened`: a GitTree of the same repository already open, whose handle resolves it (issue #20)."""
     if options.main is not None:
         tip, ref = options.main
         return tip, _ref_name(ref)
     import git
 
     try:
-        repo = git.Repo(repository)
+        repo = opened.repo if opened is not None else git.Repo(repository)
         try:
             return repo.commit(options.base).hexsha, f"the base {options.base}"
         finally:
-            repo.close()
+            if opened is None:
+                repo.close()
     except Exception:  # GitPython raises several types for a revision that names no commit
         return None
 
@@ -137,9 +143,10 @@ def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
         return b"\0" * (limit + 1)  # over the ledger's bound: read_ledger refuses it (release-ledger-invalid)
 
 
-def _ledger_inputs(tree: Tree, repository: str, base: str | None):
+def _ledger_inputs(tree: Tree, repository: str, base: str | None, opened=None):
     """The checked tree's releases.json and manifest.json, and the releases.json of a pull request's merge
-    base with its base (`base`), which the change may not alter."""
+    base with its base (`base`), which the change may not alter; read through `opened` when it is that
+    commit's GitTree, already open (the pull request's comparison read its rows through it; issue #20)."""
     from ..history.ledger import LEDGER, LEDGER_MAX_BYTES
     from ..tree import GitTree, TreeError
 
@@ -148,7 +155,8 @@ def _ledger_inputs(tree: Tree, repository: str, base: str | None):
     base_ledger = None
     if base:
         try:
-            base_ledger = (_optional(GitTree(repository, base), LEDGER, LEDGER_MAX_BYTES),)
+            at = opened if opened is not None and opened.commit == base else GitTree(repository, base)
+            base_ledger = (_optional(at, LEDGER, LEDGER_MAX_BYTES),)
         except TreeError:
             base_ledger = None  # the pull request's check already refuses an unreadable base (base-unreadable)
     return ledger, manifest, base_ledger

@@ -43,6 +43,7 @@ def check_history(
     base_ledger: tuple[bytes | None] | None = None,
     manifest: bytes | None = None,
     main: tuple[str, str] | None = None,
+    entries_read: dict[str, object] | None = None,
 ) -> HistoryResult:
     """Hold the candidate release's upgrade keys and artifact pairs to every previous release (§§3, 7).
 
@@ -54,8 +55,31 @@ def check_history(
     `base_ledger` is a pull request's base ledger, which the change may not alter, and `main` its main:
     (the commit, its name), the upstream default branch as fetched (issue #17 item 2). `max_releases`
     is a consumer's maxHistoryReleases (§7). The within-release identity check is `artifact_refusals`.
+    `entries_read` maps the sha256 digest of an entry.json's bytes to their strict reading, where the
+    caller has read them already (the checked tree's entries): a release pinning those bytes is not
+    read again (issue #20).
+
+    The cyclic garbage collector is paused while the history is read (issue #20): the walk makes many
+    long-lived objects and no cycles, so the collections their number sets off would find nothing and
+    cost a sixth of the walk's time. It is left as the caller had it.
     """
-    del base
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_history(repo_path, current, release_tag=release_tag, max_releases=max_releases, ledger=ledger,
+                              anchor=anchor, base_ledger=base_ledger, manifest=manifest, main=main,
+                              entries_read=entries_read)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_tag: str | None,
+                   max_releases: int | None, ledger: bytes | None | object, anchor: str | None,
+                   base_ledger: tuple[bytes | None] | None, manifest: bytes | None,
+                   main: tuple[str, str] | None, entries_read: dict[str, object] | None) -> HistoryResult:
     if release_tag is not None and release_key(release_tag) is None:
         return HistoryResult(
             CHECKED, [Refusal(RELEASE_TAG_INVALID, None, f"{release_tag!r} is not a tag in §3's release-tag grammar")]
@@ -80,7 +104,7 @@ def check_history(
         if ledger is TIP:
             blob = ReleaseTree(store, tip, tip_name).blob_id(LEDGER) if tip is not None else None
             ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)
-        walk = Walk(store)  # one reading of each manifest serves the ledger's check and the walk
+        walk = Walk(store, entries_read)  # one reading of each manifest serves the ledger's check and the walk
         held = hold_ledger(store, tags, ledger, tip=tip, tip_name=tip_name, release_tag=release_tag,
                            base_ledger=base_ledger, manifest=manifest, manifest_digest_of=walk.manifest_digest)
         if held is None:

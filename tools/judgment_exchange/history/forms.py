@@ -45,6 +45,59 @@ class Row(NamedTuple):
     name: str
 
 
+class Run:
+    """Consecutive rows of one publisher in a manifest (`rows`, all with `publisher`), hashed by
+    identity: one object per distinct run a walk meets (a segment's own, or interned by its rows), so
+    the walk keys what it resolved by (the publisher directory's tree entry, the run) in one step."""
+
+    __slots__ = ("rows", "publisher", "names")
+
+    def __init__(self, rows: tuple[Row, ...], names: tuple[str, ...] | None = None) -> None:
+        self.rows = rows
+        self.publisher = rows[0].publisher
+        self.names = names if names is not None else tuple(row.name for row in rows)
+
+
+def _publisher_groups(rows) -> list[tuple[Row, ...]]:
+    """The rows cut where the publisher changes, each group a tuple (no group is empty)."""
+    groups: list[tuple[Row, ...]] = []
+    start, publisher = 0, None
+    for at, row in enumerate(rows):
+        if row.publisher != publisher:
+            if at:
+                groups.append(tuple(rows[start:at]))
+            start, publisher = at, row.publisher
+    if rows:
+        groups.append(tuple(rows[start:]))
+    return groups
+
+
+class _Segment:
+    """A run of a manifest's rows between two publishers' markers, read once (`_by_segments`): each
+    row with whether it has kind (`known`), its rows, its publishers' runs, and what the whole reading's
+    checks need of it: its kinds, its first and last ids, whether its ids strictly increase."""
+
+    __slots__ = ("known", "rows", "runs", "kinds", "first", "last", "ordered")
+
+    def __init__(self, known: tuple[tuple[Row, bool], ...]) -> None:
+        self.known = known
+        rows, kinds = zip(*known)  # a segment holds a row at least (a piece is one part or more)
+        self.rows, self.kinds = rows, frozenset(kinds)
+        ids, _, _, publishers, names = zip(*rows)
+        self.first, self.last = ids[0], ids[-1]
+        self.ordered = list(ids) == sorted(ids) and len(set(ids)) == len(ids)
+        self.runs = (Run(rows, names),) if len(set(publishers)) == 1 else tuple(map(Run, _publisher_groups(rows)))
+
+
+def _whole_segments(read: tuple[_Segment, ...]) -> bool:
+    """Whether `_whole` passes the rows of these segments in order, from each segment's own facts: one
+    row form, and ids strictly increasing within each segment and from each segment to the next (an
+    id is ASCII, §3's grammar, so code point order is byte order)."""
+    kinds = frozenset().union(*(segment.kinds for segment in read))
+    return (len(kinds) <= 1 and all(segment.ordered for segment in read)
+            and all(before.last < after.first for before, after in zip(read, read[1:])))
+
+
 @dataclass(frozen=True)
 class HistoricalEntry:
     """A pinned entry's entryVersion and, for a version-3 named reference, its pair and dialect.digest."""
@@ -71,6 +124,30 @@ def read_manifest(data: bytes, seen: dict[bytes, tuple[Row, bool]] | None = None
     with `seen`) holds runs of rows read before, so an unchanged run costs one lookup (`_by_segments`).
     Whatever that reading cannot vouch for is read whole, so every refusal is the whole reading's.
     """
+    read = _reading(data, seen, segments)
+    return [row for segment in read for row in segment.rows] if isinstance(read, tuple) else read
+
+
+def read_manifest_runs(data: bytes, seen: dict, segments: dict, interned: dict) -> list[Run]:
+    """`read_manifest`'s rows as runs of one publisher's consecutive rows (`Run`), for the walk
+    (issue #20): a run of a segment read before is that segment's own object, so the walk resolves an
+    unchanged publisher's rows once per (publisher directory, run) without a step per row; rows read
+    any other way are grouped here, each distinct run once (`interned`, keyed by its rows)."""
+    read = _reading(data, seen, segments)
+    if isinstance(read, tuple):
+        return [run for segment in read for run in segment.runs]
+    runs = []
+    for rows in _publisher_groups(read):
+        run = interned.get(rows)
+        if run is None:
+            run = interned[rows] = Run(rows)
+        runs.append(run)
+    return runs
+
+
+def _reading(data: bytes, seen: dict | None, segments: dict | None) -> list[Row] | tuple[_Segment, ...]:
+    """The rows read by parts when `seen` is given and the parts vouch for them (a tuple of segments
+    when read by publisher segments), else read whole; HistoricalFormError as the whole reading says."""
     if seen is not None:
         rows = _by_rows(data, seen, segments)
         if rows is not None:
@@ -106,7 +183,8 @@ _MAX_SEPARATORS = 4  # separators tried for a cut at rows alone before the cut a
 _SAMPLE_BYTES = 1 << 14  # the separators tried are those met in the first 16 KiB (any would be sound)
 
 
-def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]], segments: dict | None = None) -> list[Row] | None:
+def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]],
+             segments: dict | None = None) -> list[Row] | tuple[_Segment, ...] | None:
     """The rows of a manifest read as `[` row `,` row ... `]`, each row's bytes read strictly on their
     own and form-checked once; None (read it whole) unless every part is a row in form and the whole is.
 
@@ -120,23 +198,23 @@ def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]], segments: dict | 
     that is one complete strict JSON value on its own cannot end inside a string or a nested value, so
     the cuts kept were the array's own commas (whichever separator chose them): the array of those
     values is the document, within the byte bound and one level deeper than its deepest row. Parts
-    that are not a row are remembered too.
+    that are not a row are remembered too. With `segments`, the rows come as a tuple of segments
+    (`_by_segments`), checked whole from each segment's own facts (`_whole_segments`).
     """
     if len(data) > MANIFEST_MAX_BYTES:
         return None
-    body = data.strip(_WS)
-    if body[:1] != b"[" or body[-1:] != b"]":
-        return None
-    inner = body[1:-1].strip(_WS)
-    if inner[:1] != b"{" or inner[-1:] != b"}":
+    span = _core(data)
+    if span is None:
         return None  # no row first or last: the whole reading says what it is
-    core = inner[1:-1]
-    for separator in _separators(_BETWEEN.findall(core, 0, _SAMPLE_BYTES)):
+    lo, hi = span
+    for separator in _separators(_BETWEEN.findall(data, lo, min(hi, lo + _SAMPLE_BYTES))):
         boundary = b"}" + separator + b"{"
-        if segments is None:
-            known = _by_parts(core, boundary, seen)
-        else:
-            known = _by_segments(core, boundary, seen, segments)
+        if segments is not None:
+            read = _by_segments(data, lo, hi, boundary, seen, segments)
+            if read is not None:
+                return read if _whole_segments(read) else None
+            continue
+        known = _by_parts(data[lo:hi], boundary, seen)
         if known is not None:
             rows, kinds = [k[0] for k in known], {k[1] for k in known}
             try:
@@ -144,7 +222,7 @@ def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]], segments: dict | 
             except HistoricalFormError:
                 return None
             return rows
-    pieces = _BETWEEN.split(core)
+    pieces = _BETWEEN.split(data[lo:hi])
     pieces[::2] = [b"{" + part + b"}" for part in pieces[::2]]
     rows, kinds = [], set()
     at, end = 0, len(pieces)
@@ -190,41 +268,139 @@ def _by_parts(core: bytes, boundary: bytes, seen: dict) -> list[tuple[Row, bool]
 _MARKER_REACH = 256  # how far into a publisher's first row its `"publisher.` is looked for
 
 
-def _by_segments(core: bytes, boundary: bytes, seen: dict, segments: dict) -> list[tuple[Row, bool]] | None:
-    """`_by_parts`, a publisher's run of rows at a time. `core` is cut at the boundary before each
-    publisher's first row as the last manifest read had them (`segments[boundary]`: the boundary and
-    that row's first bytes up to `"publisher.`, found with `bytes.find`), and each segment's rows are
-    looked up by (boundary, its SHA-256); a segment not met before is cut at every boundary and its
-    parts read (`_known`). Every cut is at a boundary, so the parts are `_by_parts`' parts and the
-    verdict is theirs: a segment is kept only when each of its parts is one row on its own."""
-    markers = segments.get(boundary)
-    if markers is None:
-        parts = core.split(boundary)
+def _core(data: bytes) -> tuple[int, int] | None:
+    """Where the rows' bytes lie in a manifest read as `[` `{` ... `}` `]` with whitespace around each
+    bracket: the offsets of what lies between the first `{` and the last `}` (what stripping `data`,
+    its brackets and the whitespace inside them leaves, without copying it), or None."""
+    opened = _OPEN.match(data)
+    if opened is None:
+        return None
+    lo, hi = opened.end(), len(data)
+    while hi > lo and data[hi - 1] in _WS:
+        hi -= 1
+    if hi <= lo or data[hi - 1] != _ARRAY_END:
+        return None
+    hi -= 1
+    while hi > lo and data[hi - 1] in _WS:
+        hi -= 1
+    if hi <= lo or data[hi - 1] != _OBJECT_END:
+        return None
+    return lo, hi - 1
+
+
+_OPEN = re.compile(rb"[ \t\n\r]*\[[ \t\n\r]*\{")
+_ARRAY_END, _OBJECT_END = ord("]"), ord("}")
+
+
+class _Cuts:
+    """What `_by_segments` keeps for one boundary: the publishers' markers, and for each piece the last
+    manifest cut between two of them (by the markers' places, -1 before the first and None after the
+    last), its bytes, its segment and its parts (cut at the boundary, or None when not cut yet)."""
+
+    __slots__ = ("markers", "last")
+
+    def __init__(self, markers: list[bytes]) -> None:
+        self.markers = markers
+        self.last: dict[tuple[int, int | None], tuple[bytes, _Segment, list[bytes] | None]] = {}
+
+
+def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: dict,
+                 segments: dict) -> tuple[_Segment, ...] | None:
+    """`_by_parts` on `data[lo:hi]`, a publisher's run of rows at a time. The rows are cut at the
+    boundary before each publisher's first row as the first manifest read had them (`segments[boundary]`:
+    the boundary and that row's first bytes up to `"publisher.`, found with `bytes.find`), and each
+    segment's rows are looked up by (boundary, its SHA-256); a segment not met before is cut at every
+    boundary and its parts read (`_known`). Every cut is at a boundary, so the parts are `_by_parts`'
+    parts and the verdict is theirs: a segment is kept only when each of its parts is one row on its own.
+
+    A piece equal to the one the last manifest had between the same two markers, and followed by the
+    same marker, is known without a search or a hash (issue #20: two `startswith`, in C, without
+    copying): the find would stop at the same place, since an earlier match would lie within bytes
+    equal to the last manifest's, where the find met none."""
+    cuts = segments.get(boundary)
+    if cuts is None:
+        parts = data[lo:hi].split(boundary)
         if len(parts) > MANIFEST_MAX_ROWS:
             return None
         known = _known([b"{" + part + b"}" for part in parts], seen)
-        if known is not None:
-            segments[boundary] = _markers(boundary, parts, known)
-        return known
-    pieces, start = [], 0
-    for marker in markers:
-        found = core.find(marker, start)
-        if found >= 0:
-            pieces.append(core[start:found])
-            start = found + len(boundary)
-    pieces.append(core[start:])
+        if known is None:
+            return None
+        cuts = segments[boundary] = _Cuts(_markers(boundary, parts, known))
     runs = segments.setdefault((boundary, None), {})
-    known: list[tuple[Row, bool]] = []
-    for piece in pieces:
-        key = hashlib.sha256(piece).digest()
-        rows = runs.get(key)
-        if rows is None:
-            rows = _by_parts(piece, boundary, seen)
-            if rows is None:
-                return None
-            rows = runs[key] = tuple(rows)
-        known += rows
-    return known if len(known) <= MANIFEST_MAX_ROWS else None
+    last, width = cuts.last, len(boundary)
+    out: list[_Segment] = []
+    start, begin = lo, -1
+    for at, marker in enumerate(cuts.markers):
+        prior = last.get((begin, at))
+        if prior is not None:
+            end = start + len(prior[0])
+            if end + len(marker) <= hi and data.startswith(prior[0], start) and data.startswith(marker, end):
+                out.append(prior[1])
+                start, begin = end + width, at
+                continue
+        found = data.find(marker, start, hi)
+        if found < 0:
+            continue
+        piece = data[start:found]
+        cut = _segment(piece, boundary, seen, runs, prior)
+        if cut is None:
+            return None
+        last[(begin, at)] = (piece, *cut)
+        out.append(cut[0])
+        start, begin = found + width, at
+    prior = last.get((begin, None))
+    if prior is not None and hi - start == len(prior[0]) and data.startswith(prior[0], start):
+        out.append(prior[1])
+    else:
+        piece = data[start:hi]
+        cut = _segment(piece, boundary, seen, runs, prior)
+        if cut is None:
+            return None
+        last[(begin, None)] = (piece, *cut)
+        out.append(cut[0])
+    return tuple(out) if sum(len(segment.rows) for segment in out) <= MANIFEST_MAX_ROWS else None
+
+
+def _segment(piece: bytes, boundary: bytes, seen: dict, runs: dict,
+             prior: tuple[bytes, _Segment, list[bytes] | None] | None = None,
+             ) -> tuple[_Segment, list[bytes] | None] | None:
+    """A piece's segment and its parts (None when not cut), or None when a part is not a row alone.
+    With `prior` (the last manifest's piece between the same markers: its bytes, segment and parts) the
+    piece is cut at the boundary and the parts it shares with that piece, first and last, keep that
+    segment's rows (a part's row is a function of its bytes, `seen`): only the parts between are looked
+    up. Without one, a piece met before (`runs`, by its SHA-256) is its segment, and a piece not met
+    before is `_by_parts` on it."""
+    if prior is not None:
+        parts = piece.split(boundary)
+        if len(parts) > MANIFEST_MAX_ROWS:
+            return None
+        before = prior[2] if prior[2] is not None else prior[0].split(boundary)
+        known = _known_beside(parts, before, prior[1].known, seen)
+        return None if known is None else (_Segment(tuple(known)), parts)
+    key = hashlib.sha256(piece).digest()
+    segment = runs.get(key)
+    if segment is None:
+        known = _by_parts(piece, boundary, seen)
+        if known is None:
+            return None
+        segment = runs[key] = _Segment(tuple(known))
+    return segment, None
+
+
+def _known_beside(parts: list[bytes], before: list[bytes], known: tuple, seen: dict) -> list | None:
+    """`_known` of the parts, `parts` being `before` (whose rows are `known`) with some parts changed: the
+    parts equal to `before`'s from the start and from the end keep their rows."""
+    top = min(len(parts), len(before))
+    head = 0
+    while head < top and parts[head] == before[head]:
+        head += 1
+    tail = 0
+    while tail < top - head and parts[-1 - tail] == before[-1 - tail]:
+        tail += 1
+    middle = _known([b"{" + part + b"}" for part in parts[head:len(parts) - tail]], seen)
+    if middle is None:
+        return None
+    return [*known[:head], *middle, *known[len(before) - tail:]]
 
 
 def _markers(boundary: bytes, parts: list[bytes], known: list[tuple[Row, bool]]) -> list[bytes]:
@@ -301,7 +477,11 @@ def _fixtures(value: Any) -> bool:
 
 def read_entry(data: bytes) -> HistoricalEntry:
     """A pinned entry: its entryVersion, and the pair only of a version-3 formatVersion reference (§7)."""
-    value = _load(data, ENTRY_MAX_BYTES)
+    return entry_of(_load(data, ENTRY_MAX_BYTES))
+
+
+def entry_of(value: Any) -> HistoricalEntry:
+    """`read_entry` of bytes whose strict reading (within ENTRY_MAX_BYTES, §12's nesting) is `value`."""
     if not isinstance(value, dict):
         raise HistoricalFormError("entry.json is not a JSON object")
     version = jsonstrict.integer(value.get("entryVersion"))

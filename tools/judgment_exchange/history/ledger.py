@@ -96,7 +96,12 @@ def _row_once(index: int, item: object, seen: dict) -> LedgerRow:
 
 def read_ledger(data: bytes, seen: dict | None = None) -> list[LedgerRow]:
     """The ledger's rows, or LedgerFormError: strict JSON (§1 reading), closed rows, increasing tags.
-    `seen` (optional) keeps the rows already checked, by their members, across the ledgers of one check."""
+    `seen` (optional) keeps the rows already checked, by their members, across the ledgers of one check,
+    and by their bytes: a ledger is then first read a row at a time (`_by_rows`)."""
+    if seen is not None:
+        rows = _by_rows(data, seen)
+        if rows is not None:
+            return rows
     try:
         value = jsonstrict.loads(data, jsonstrict.Bounds(max_bytes=LEDGER_MAX_BYTES))
     except jsonstrict.JsonRefusal as exc:
@@ -111,6 +116,47 @@ def read_ledger(data: bytes, seen: dict | None = None) -> list[LedgerRow]:
         if after.version <= before.version:
             raise LedgerFormError(f"row {index} ({after.tag}) is not above row {index - 1} ({before.tag}) in tag order")
     return rows
+
+
+def _by_rows(data: bytes, seen: dict) -> list[LedgerRow] | None:
+    """The ledger read as `[` row `,` row ... `]`, each row's bytes read strictly on their own and checked
+    once across ledgers (`seen`, by its bytes; issue #20: main's ledger at each release is the last one
+    with a row appended, so all but that row were read before); None (read it whole, which says what is
+    wrong) unless every part is a closed row alone and the rows' tags increase. Sound as the manifest's
+    reading by rows is (history/forms.py `_by_rows`): a part that is one complete strict value cannot
+    end inside a string or a nested value, so the cuts were the array's commas, and the whole is that
+    array, within the byte bound and one level deeper than its rows."""
+    from .forms import _BETWEEN, _SAMPLE_BYTES, _core, _separators
+
+    if len(data) > LEDGER_MAX_BYTES:
+        return None
+    span = _core(data)
+    if span is None:
+        return None
+    lo, hi = span
+    separators = _separators(_BETWEEN.findall(data, lo, min(hi, lo + _SAMPLE_BYTES)))
+    core = data[lo:hi]
+    parts = core.split(b"}" + separators[0] + b"{") if separators else [core]
+    rows: list[LedgerRow] = []
+    for part in parts:
+        key = b"{" + part + b"}"
+        row = seen.get(key)
+        if row is None:
+            try:
+                item = jsonstrict.loads(key, _PART)
+                if not isinstance(item, dict):
+                    return None
+                row = seen[key] = _row(len(rows), item)
+            except (jsonstrict.JsonRefusal, LedgerFormError):
+                return None
+        rows.append(row)
+    for before, after in zip(rows, rows[1:]):
+        if after.version <= before.version:
+            return None
+    return rows
+
+
+_PART = jsonstrict.Bounds(max_bytes=LEDGER_MAX_BYTES, max_depth=63)  # one level below the array
 
 
 def render(rows: list[LedgerRow]) -> bytes:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from git.refs.symbolic import SymbolicReference
-
 from ..refusal import Refusal
 from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
 from .codes import (
@@ -34,6 +32,8 @@ MAIN_REFS = ("refs/heads/main", "refs/remotes/origin/main", "HEAD")
 
 def find_main(repo, store: ObjectStore) -> tuple[str | None, str]:
     """Main's tip commit and the reference it came from; (None, reason) when none names a commit."""
+    from git.refs.symbolic import SymbolicReference  # GitPython, imported when a repository is read
+
     for ref in MAIN_REFS:
         try:
             hexsha = SymbolicReference.dereference_recursive(repo, ref)
@@ -89,6 +89,29 @@ def _prefetch(store: ObjectStore, chain: list[str]) -> None:
                         if entry is not None], LEDGER_MAX_BYTES)
     except TreeError:
         return  # the reading proper meets it and refuses
+
+
+def _prefetch_parents(store: ObjectStore, commits: list[str], rounds: int = 32) -> None:
+    """Read ahead the first-parent ancestors of the tagged commits a generation at a time, a batch per
+    round trip (issue #20): main's first-parent walk then finds each commit held instead of asking git
+    for it alone. A speed-up only: each commit is still read where it is used; this stops at a commit
+    it cannot read, one it met before, or after `rounds` generations."""
+    met = set(commits)
+    frontier = list(commits)
+    for _ in range(rounds):
+        parents = []
+        for commit in frontier:
+            try:
+                parent = store.first_parent(commit)
+            except TreeError:
+                continue
+            if parent is not None and parent not in met:
+                met.add(parent)
+                parents.append(parent)
+        if not parents:
+            return
+        store.prefetch(parents)
+        frontier = parents
 
 
 def _manifest_blob(store: ObjectStore, commit: str) -> str | None:
@@ -195,6 +218,7 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     digest_of = manifest_digest_of or _manifest_digest(store)
     out = Outcome()
     ledgers = _Ledgers(store)
+    _prefetch_parents(store, [release.commit for release in tags.releases])
     chain = first_parent_chain(store, tip)
     on_main = set(chain)
     _prefetch(store, chain)
@@ -254,6 +278,7 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
                     "first-parent history, but releases.json has no row for it")
         else:
             out.notes.append(off_main_note(store, release, tip, tip_name))
+    store.settle()  # every manifest expected was read; nothing may stay owed on the shared process
     _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out, pull_request=base_ledger is not None)
     # every release main's ledger records is a previous one (below the release being made), including, for a
     # pull request, releases made after its merge base (RFC 0019 §3; issue #17 item 2)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from ..gitfail import reason
 from dataclasses import dataclass, field
 
-from git.refs.symbolic import SymbolicReference
-
 from ..catalog.grammar import release_key
 from ..tree import TreeError
 from .model import Release
@@ -45,10 +43,11 @@ def list_releases(repo, store: ObjectStore) -> Tags:
         raise TagListingError(f"the tag list cannot be read ({reason(exc)})") from exc
     tags = Tags()
     named_by: dict[str, str | Exception] = {}  # each tag in the grammar: the object it names, or why not
+    packed = _Packed(repo)
     for ref in refs:
         if release_key(ref.name) is not None:
             try:
-                named_by[ref.name] = SymbolicReference.dereference_recursive(repo, ref.path)
+                named_by[ref.name] = packed.named(ref.path)
             except (ValueError, OSError) as exc:
                 named_by[ref.name] = exc
     named_ids = [named for named in named_by.values() if isinstance(named, str)]
@@ -72,6 +71,43 @@ def list_releases(repo, store: ObjectStore) -> Tags:
             tags.not_commits[name] = kind
     tags.releases.sort(key=lambda r: r.version)
     return tags
+
+
+class _Packed:
+    """What GitPython's `SymbolicReference.dereference_recursive` gives for a reference, with the
+    packed-refs file read once for all of them (issue #20: GitPython reads it again for each packed
+    tag). A reference with a loose file, one packed-refs does not name with a hex id, or any failure
+    to read packed-refs here, is left to GitPython itself; the reference's path is validated by
+    GitPython first in every case, as its own reading does."""
+
+    def __init__(self, repo) -> None:
+        self.repo = repo
+        self.ids: dict[str, str] | None = None
+
+    def named(self, path: str) -> str:
+        import os
+
+        from git.refs.symbolic import SymbolicReference
+
+        if not os.path.lexists(SymbolicReference._get_validated_ref_path(self.repo, path)):
+            found = self._ids().get(path)
+            if found is not None and self.repo.re_hexsha_only.match(found):
+                return found
+        return SymbolicReference.dereference_recursive(self.repo, path)
+
+    def _ids(self) -> dict[str, str]:
+        """Each packed reference's first line's id, by path ({} when packed-refs cannot be read here)."""
+        if self.ids is None:
+            from git.refs.symbolic import SymbolicReference
+
+            ids: dict[str, str] = {}
+            try:
+                for sha, path in SymbolicReference._iter_packed_refs(self.repo):
+                    ids.setdefault(path, sha)
+            except Exception:  # noqa: BLE001 - GitPython's own reading, below, meets and raises it
+                ids = {}
+            self.ids = ids
+        return self.ids
 
 
 def previous_releases(releases: list[Release], release_tag: str | None) -> list[Release]:

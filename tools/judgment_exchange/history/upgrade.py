@@ -59,14 +59,30 @@ def valid_keys(digests: dict[str, list[str]]) -> str:
 
 def latest_released(facts: Facts) -> dict[str, tuple[str, str]]:
     """Each entry id the previous releases hold: the highest release (in tag order) holding it, and that
-    release's row's entryDigest (issue #17 item 5)."""
+    release's row's entryDigest (issue #17 item 5). Each tag's key is taken once, and each fact's
+    highest release found in C (`max` keeps the first of equals, as a strict comparison does; issue #20)."""
+    keys = _Keys()
     latest: dict[str, tuple[tuple[int, int, int], str, str]] = {}
     for (entry_id, entry_digest), tags in facts.entries.items():
-        for tag in tags:
-            key = release_key(tag)
-            if key is not None and (entry_id not in latest or key > latest[entry_id][0]):
-                latest[entry_id] = (key, tag, entry_digest)
+        if not tags:
+            continue
+        tag = max(tags, key=keys.__getitem__)
+        key = keys[tag]
+        if key is not _UNKEYED and (entry_id not in latest or key > latest[entry_id][0]):
+            latest[entry_id] = (key, tag, entry_digest)
     return {entry_id: (tag, digest) for entry_id, (_, tag, digest) in latest.items()}
+
+
+_UNKEYED = (-1,)  # a tag outside the grammar: below every release's key, and never the latest
+
+
+class _Keys(dict):
+    """Each tag's release key, taken once (_UNKEYED for a tag outside the grammar)."""
+
+    def __missing__(self, tag: str) -> tuple[int, ...]:
+        key = release_key(tag)
+        value = self[tag] = _UNKEYED if key is None else key
+        return value
 
 
 def note_warnings(current: Sequence[tuple[CurrentEntry, str | None]], changed: set[str],

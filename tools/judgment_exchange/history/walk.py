@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import groupby
 from operator import attrgetter
 
 from ..canon import digest
@@ -25,8 +24,10 @@ from .forms import (
     HistoricalEntry,
     HistoricalFormError,
     Row,
+    Run,
+    entry_of,
     read_entry,
-    read_manifest,
+    read_manifest_runs,
 )
 from .model import Facts, HistoricalRow, Release
 
@@ -61,6 +62,9 @@ class History:
     releases: list[tuple[str, list[Pinned]]] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     manifests_read: bool = True
+    parts: list[list[list[Pinned]]] = field(default_factory=list, repr=False, compare=False)
+    """Each release's rows as the walk resolved them, a run at a time (`releases` joins them): a run
+    resolved once is one list, whichever releases hold it, so `facts` reads it once (issue #20)."""
 
     @property
     def rows(self) -> list[HistoricalRow]:
@@ -69,7 +73,52 @@ class History:
 
     @property
     def facts(self) -> Facts:
-        """The releases' facts, gathered in walk order (the order `Facts.of(self.rows)` gives)."""
+        """The releases' facts, gathered in walk order (the order `Facts.of(self.rows)` gives), without
+        a step per row and release (issue #20): consecutive releases share most of their runs (`parts`),
+        so each pinned row's releases are found as spans, opened where a run holding it first comes and
+        closed where the runs that held it go (sets of the changed runs' rows, in C). A release holds an
+        id once and its ids increase, so walk order is (release, id): each fact is gathered in that
+        order, and its releases are its spans' tags, in order."""
+        if len(self.parts) != len(self.releases):
+            return self._facts_by_rows()
+        tags = [tag for tag, _ in self.releases]
+        spans: dict[Pinned, list[int]] = {}  # each pinned row (by identity): start, end, start, end, ...
+        before: list[list[Pinned]] = []
+        for index, groups in enumerate(self.parts):
+            now, then = {id(g) for g in groups}, {id(g) for g in before}
+            gone = set().union(*[g for g in before if id(g) not in now])
+            came = set().union(*[g for g in groups if id(g) not in then])
+            for p in gone - came:
+                spans[p].append(index)
+            for p in came - gone:
+                found = spans.get(p)
+                if found is None:
+                    spans[p] = [index]
+                else:
+                    found.append(index)
+            before = groups
+        for span in spans.values():
+            if len(span) % 2:
+                span.append(len(tags))
+        entries: dict[tuple[str, str], list] = {}
+        places: dict = {}
+        for p in sorted(spans, key=lambda p: (spans[p][0], p.row.id)):
+            row, span = p.row, spans[p]
+            entries.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2]))
+            if p.pair is not None and p.dialect_digest is not None:
+                places.setdefault(p.pair, {}).setdefault(p.dialect_digest, []).extend(
+                    (index, row.id) for start, end in zip(span[::2], span[1::2]) for index in range(start, end))
+        for key, held in entries.items():
+            if len(held) > 1:
+                held.sort()
+            entries[key] = [tag for start, end in held for tag in tags[start:end]] if len(held) > 1 \
+                else tags[held[0][0]:held[0][1]]
+        pairs = {pair: {dialect: [(entry_id, tags[index]) for index, entry_id in sorted(where)]
+                        for dialect, where in digests.items()} for pair, digests in places.items()}
+        return Facts(entries, pairs)
+
+    def _facts_by_rows(self) -> Facts:
+        """The facts gathered a row at a time (a History made without `parts`)."""
         entries: dict[tuple[str, str], list[str]] = {}
         pairs: dict = {}
         for tag, pinned in self.releases:
@@ -100,13 +149,17 @@ class _Reading:
 class Walk:
     """One walk over a shared store; every blob judged at most once, whichever release names it."""
 
-    def __init__(self, store: ObjectStore) -> None:
+    def __init__(self, store: ObjectStore, entries_read: dict[str, object] | None = None) -> None:
         self.store = store
+        self.entries_read = entries_read or {}
+        """entry.json values already read strictly by their digests (the checked tree's, which the latest
+        releases pin unchanged): a pinned entry with one of those digests is not parsed again (issue #20)."""
         self.readings: dict[str, _Reading] = {}
         self.rows_seen: dict[bytes, tuple[Row, bool]] = {}
         self.segments: dict = {}  # runs of rows read before (forms._by_segments)
         self.pinned_by: dict[tuple[tuple[int, str], Row], Pinned] = {}
-        self.groups: dict[tuple[tuple[int, str], tuple[Row, ...]], list[Pinned]] = {}
+        self.runs: dict[tuple[Row, ...], Run] = {}  # runs of rows not read by segments, each once
+        self.groups: dict[tuple[tuple[int, str], Run], tuple[list[Pinned], list[Pinned]]] = {}
 
     def _judge(self, blob: str, path: str, limit: int, reader: Callable) -> _Reading:
         try:
@@ -115,10 +168,13 @@ class Walk:
             return _Reading(None, failure=f"{exc.size} bytes, over the bound of {exc.limit}", error=exc)
         except TreeError as exc:
             return _Reading(None, failure=str(exc), error=exc)
+        stored = digest(data)
         try:
-            return _Reading(digest(data), reader(data))
+            if reader is read_entry and stored in self.entries_read:
+                return _Reading(stored, entry_of(self.entries_read[stored]))  # the same bytes, read strictly
+            return _Reading(stored, reader(data))
         except HistoricalFormError as exc:
-            return _Reading(digest(data), failure=str(exc))
+            return _Reading(stored, failure=str(exc))
 
     def _blob(self, blob: str, path: str, limit: int, reader: Callable) -> _Reading:
         found = self.readings.get(blob)
@@ -126,8 +182,8 @@ class Walk:
             found = self.readings[blob] = self._judge(blob, path, limit, reader)
         return found
 
-    def _read_manifest(self, data: bytes):
-        return read_manifest(data, self.rows_seen, self.segments)
+    def _read_manifest(self, data: bytes) -> list[Run]:
+        return read_manifest_runs(data, self.rows_seen, self.segments, self.runs)
 
     def manifest(self, blob: str) -> _Reading:
         """The manifest blob `blob` read and judged once (the ledger's manifestDigest check shares it)."""
@@ -154,29 +210,36 @@ class Walk:
             detail = "no manifest.json file" if manifest is None else f"manifest.json: {manifest.failure}"
             history.refusals.append(Refusal(ARTIFACT_HISTORY_INVALID, MANIFEST, f"{where}: {detail}"))
             return
-        pinned = self._rows(tree, manifest.value)
+        groups: list[list[Pinned]] = []
+        pinned: list[Pinned] = []
+        for group, failing in self._rows(tree, manifest.value):
+            groups.append(group)
+            pinned += group
+            history.refusals += [Refusal(ARTIFACT_HISTORY_INVALID, f"{p.row.path}/{ENTRY}", f"{where}: {p.failure}",
+                                         p.row.id) for p in failing]
         history.releases.append((release.tag, pinned))
-        history.refusals += [Refusal(ARTIFACT_HISTORY_INVALID, f"{p.row.path}/{ENTRY}", f"{where}: {p.failure}",
-                                     p.row.id) for p in pinned if p.failure is not None]
+        history.parts.append(groups)
 
-    def _rows(self, tree: ReleaseTree, rows: list[Row]) -> list[Pinned]:
-        """Each row's pinned entry, a publisher's rows at a time: a publisher directory met before with
-        the same rows gives the same entries (its tree id fixes everything below it)."""
-        out: list[Pinned] = []
+    def _rows(self, tree: ReleaseTree, runs: list[Run]) -> list[tuple[list[Pinned], list[Pinned]]]:
+        """Each row's pinned entry, a run of a publisher's rows at a time, with the rows refused: a
+        publisher directory met before with the same run gives the same entries (its tree id fixes
+        everything below it), one lookup for the run (issue #20)."""
+        out = []
         entries = self._child(tree, (_TREE_MODE, tree.root), ENTRIES)
-        for publisher, group in groupby(rows, _PUBLISHER):
-            group = tuple(group)
-            directory = None if entries is None else self._child(tree, entries, publisher)
+        for run in runs:
+            directory = None if entries is None else self._child(tree, entries, run.publisher)
             if directory is None:
-                out += [self._generic(tree, row) for row in group]
+                group = [self._generic(tree, row) for row in run.rows]
+                out.append((group, [p for p in group if p.failure is not None]))
                 continue
-            key = (directory, group)
+            key = (directory, run)
             found = self.groups.get(key)
             if found is None:
-                found, keep = self._group(tree, directory, group)
+                group, keep = self._group(tree, directory, run)
+                found = (group, [p for p in group if p.failure is not None])
                 if keep:
                     self.groups[key] = found
-            out += found
+            out.append(found)
         return out
 
     def _child(self, tree: ReleaseTree, entry: tuple[int, str], name: str) -> tuple[int, str] | None:
@@ -191,9 +254,11 @@ class Walk:
         except TreeError:
             return None
 
-    def _group(self, tree: ReleaseTree, directory: tuple[int, str],
-               rows: tuple[Row, ...]) -> tuple[list[Pinned], bool]:
-        """One publisher directory's rows, and whether the result may be kept for that directory's id."""
+    def _group(self, tree: ReleaseTree, directory: tuple[int, str], run: Run) -> tuple[list[Pinned], bool]:
+        """One publisher directory's rows, and whether the result may be kept for that directory's id.
+        Each row's entry directory and its (entry directory, row) result are looked up for the whole run
+        at once, in C; only the rows not met before are resolved one by one (issue #20)."""
+        rows = run.rows
         if directory[0] == _GITLINK:
             return [self._generic(tree, row) for row in rows], False
         if directory is _ABSENT or directory[0] & _TYPE_MASK != _TREE_MODE:
@@ -202,18 +267,20 @@ class Walk:
             names = self.store.tree(directory[1], rows[0].path)
         except TreeError:
             return [self._generic(tree, row) for row in rows], False
-        out, keep = [], True
-        for row in rows:
-            entry = names.get(row.name, _ABSENT)
-            key = (entry, row)
-            found = self.pinned_by.get(key)
-            if found is None:
+        keys = list(zip([names.get(name, _ABSENT) for name in run.names], rows))
+        out = list(map(self.pinned_by.get, keys))
+        keep = True
+        if None in out:
+            for at, found in enumerate(out):
+                if found is not None:
+                    continue
+                entry, row = key = keys[at]
                 found = self._entry(tree, entry, row)
                 if found is None:
                     found, keep = self._generic(tree, row), False
                 else:
                     self.pinned_by[key] = found
-            out.append(found)
+                out[at] = found
         return out, keep
 
     def _entry(self, tree: ReleaseTree, entry: tuple[int, str], row: Row) -> Pinned | None:
@@ -252,11 +319,14 @@ class Walk:
 
     def read(self, releases: list[Release]) -> History:
         """Read every previous release's manifest and every entry its rows pin, at that release's commit."""
-        self._prefetch(releases)
-        history = History()
-        for release in releases:
-            self.release(release, history)
-        return history
+        try:
+            self._prefetch(releases)
+            history = History()
+            for release in releases:
+                self.release(release, history)
+            return history
+        finally:
+            self.store.settle()  # what was read ahead and not read leaves nothing owed on the process
 
     def _prefetch(self, releases: list[Release]) -> None:
         """Ask the store for what the walk will read, a level of the trees at a time (root trees, then
@@ -273,7 +343,9 @@ class Walk:
         store.prefetch(roots)
         manifests = _children(store, roots, MANIFEST, _REGULAR)
         store.expect([blob for blob in manifests if blob not in self.readings], MANIFEST_MAX_BYTES)
-        publishers = _children(store, _children(store, roots, ENTRIES, _TREE_MODE), None, _TREE_MODE)
+        entries = _children(store, roots, ENTRIES, _TREE_MODE)
+        store.prefetch(entries)  # each release's entries/ tree, a batch for all (issue #20: read one by one before)
+        publishers = _children(store, entries, None, _TREE_MODE)
         store.prefetch(publishers)
         directories = _children(store, publishers, None, _TREE_MODE)
         store.prefetch(directories)

@@ -197,6 +197,12 @@ class Change:
         kept = {entry for entry, _ in self.items - self.removed} | set(self.directories) | set(self.rows)
         return _sorted({entry for entry, _ in self.removed} - kept)
 
+    def opened(self):
+        """The merge base's GitTree, when `compare` opened one to read its rows or items (issue #20: the
+        history check reads the base's ledger through it, the same repository handle and `cat-file`
+        process); None otherwise. Not a field: a Change is compared by what it says, not by a handle."""
+        return self.__dict__.get("_opened")
+
     def counted(self) -> list[str]:
         """The entries the repository's rules count: every touched entry, except that a change moving the
         verifier pin may remove the acknowledgements its new reader makes stale (docs/trust.md)."""
@@ -244,6 +250,7 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
     items: set[tuple[str, str]] = set()
     removed: frozenset[tuple[str, str]] = frozenset()
     skips_removed = False
+    before = None
     if ROWS in kinds.values() or ACKS in kinds.values():
         try:
             before = GitTree(repository, point)
@@ -256,7 +263,7 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
             items = _differing(old, new)
             removed = frozenset(pair for pair in items if pair not in (new or {}))
             skips_removed = before.stat(SKIPS).kind != MISSING and tree.stat(SKIPS).kind == MISSING
-    return Change(
+    change = Change(
         point=point,
         paths=tuple(names),
         directories=tuple(_touched([n for n in names if kinds[n] == ENTRY])),
@@ -268,6 +275,9 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
         gate_files=tuple(n for n in names if kinds[n] == GATE),
         other_files=tuple(n for n in names if kinds[n] == OTHER),
     )
+    if before is not None:
+        object.__setattr__(change, "_opened", before)  # see Change.opened
+    return change
 
 
 def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
@@ -333,12 +343,18 @@ def changed_paths(repository: str, base: str, commit: str | None = None) -> list
 
 
 def _changes(repository: str, base: str, commit: str | None) -> tuple[list[str], str]:
-    """`changed_paths`, and the merge base of `base` and the change that the paths are compared against."""
+    """`changed_paths`, and the merge base of `base` and the change that the paths are compared against.
+    For the working tree, the untracked files are listed while the base is resolved and the tracked
+    files compared (issue #20: each walks the whole tree; on two cores they overlap), and that listing
+    is read, or its failure raised, where it was read before: after the comparison."""
     import git
 
+    untracked = None
     try:
         repo = git.Repo(repository)
         try:
+            if commit is None:
+                untracked = _Untracked(repository)
             repo.commit(base)
             bases = repo.merge_base(base, commit or "HEAD")
             if not bases:
@@ -349,16 +365,50 @@ def _changes(repository: str, base: str, commit: str | None) -> tuple[list[str],
                 names = repo.git.diff("--name-only", "-z", "--no-renames", point).split("\0")
                 # untracked files, not ignored, by their exact names (-z: no quoting to undo); git status would
                 # also refresh every tracked file's stat, which the diff above has already compared
-                names += repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
+                names += untracked.result().split("\0")
             else:
                 names = repo.git.diff("--name-only", "-z", "--no-renames", point, commit).split("\0")
         finally:
+            if untracked is not None:
+                untracked.join()
             repo.close()
     except BaseUnreadable:
         raise
     except Exception as exc:  # GitPython raises several types for a bad revision or repository
         raise BaseUnreadable(f"{base}: cannot be compared ({reason(exc)})") from exc
     return [name for name in names if name], point
+
+
+class _Untracked:
+    """`git ls-files -z --others --exclude-standard` in the working tree, run on a thread of its own (git
+    does the work; the thread waits for it) through its own GitPython command object, its output or its
+    exception handed over by `result`."""
+
+    def __init__(self, repository: str) -> None:
+        import threading
+
+        import git
+
+        self._git = git.Git(repository)
+        self._out: str | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="exchange-untracked", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._out = self._git.ls_files("-z", "--others", "--exclude-standard")
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it where it reads
+            self._error = exc
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def result(self) -> str:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._out
 
 
 def one_entry_refusal(touched: list[str], base: str) -> Refusal | None:
