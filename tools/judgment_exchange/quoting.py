@@ -219,8 +219,12 @@ def flagged_names(names: Iterable[str]) -> frozenset[str]:
 def flagged_values(texts: Iterable[str]) -> dict[str, str]:
     """Each value the scan's named credential shapes find in `texts` (scan/engine.py; the generic codes
     are not applied, as to names), with its description; a line a detector fails on is withheld whole.
-    One run over every line of every text; the scan is imported only when there is text to scan."""
-    lines = [line for text in texts if isinstance(text, str) for line in text.splitlines() if line.strip()]
+    One run over every line of every text; the scan is imported only when there is text to scan. A text
+    the gate writes whole from its own words (repository/pin.OWN_TEXTS) is not scanned (issue #20)."""
+    from .repository.pin import OWN_TEXTS
+
+    lines = [line for text in texts if isinstance(text, str) and text not in OWN_TEXTS
+             for line in text.splitlines() if line.strip()]
     if not lines:
         return {}
     from .scan.engine import engine

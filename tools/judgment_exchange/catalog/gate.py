@@ -23,7 +23,6 @@ from .directory import EntryCheck, check_entry_directory, entry_id
 from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
 from .pinned import held, pinned_entry
-from .spdx import check_licence
 from .pool import check_entries, workers_for
 from .replay import reader_for, replay_entry, rerecord_changed
 from ..repository.skips import acknowledge
@@ -234,6 +233,9 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         # entries are independent: checked in a pool where it pays, merged in this order (pool.py)
         done = iter(check_entries(_check_entry, tree, every, options, report.reader,
                                   workers_for(tree, len(every), options.workers)))
+        if every:
+            from .spdx import check_licence  # the SPDX list, loaded when an entry gets every check
+
         for at, check in enumerate(checks):
             if check is None:
                 checks[at], part = next(done)

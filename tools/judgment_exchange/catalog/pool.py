@@ -17,10 +17,7 @@ per usable core when at least `MIN_ENTRIES` entries get every check (docs/perfor
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -89,13 +86,16 @@ def usable_cores() -> int:
 
 
 def workers_for(tree: Tree, count: int, requested: int | None) -> int:
-    """How many processes check `count` entries: 1 (this process) unless a pool can and should run."""
-    if type(tree) not in (WorkingTree, GitTree) or "fork" not in multiprocessing.get_all_start_methods():
+    """How many processes check `count` entries: 1 (this process) unless a pool can and should run
+    (multiprocessing is imported only when one might: issue #20, an empty catalog's check)."""
+    if requested is None and count < MIN_ENTRIES or type(tree) not in (WorkingTree, GitTree):
+        return 1
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     if requested is not None:
         return max(1, min(requested, count))
-    if count < MIN_ENTRIES:
-        return 1
     return max(1, min(usable_cores(), count // (MIN_ENTRIES // 2)))
 
 
@@ -103,6 +103,10 @@ def check_entries(check_one: CheckOne, tree: Tree, items: list[tuple[str, bool]]
                   workers: int) -> list[tuple[Any, Part]]:
     """Each (path, selected) checked by `check_one`, with its part of the report, in the order given."""
     if workers > 1 and len(items) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         batches = [items[i:i + BATCH] for i in range(0, len(items), BATCH)]
         try:
             context = multiprocessing.get_context("fork")

@@ -39,6 +39,12 @@ _FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
 CACHE_VARIABLE = "EXCHANGE_READER_CACHE"
 ORIGIN = "https://github.com/{owner}/{name}.git"
 BUNDLED = f"bundled: judgment_exchange {__version__}"
+NO_PIN = f"the catalog pins no reader: no {PATH}"
+PIN_REFUSED = f"{PATH} is refused (verifier-pin-malformed)"
+OWN_TEXTS = frozenset({BUNDLED, NO_PIN, PIN_REFUSED})
+"""The reader's words that hold no author's part (this package's own name and version, why it replays): the
+report's sweep shows them without scanning them (quoting.flagged_values; tests/test_lazy_imports.py holds
+the scan to finding nothing in them)."""
 FETCH_TIMEOUT = 600
 
 
@@ -234,9 +240,9 @@ def choose_reader(tree: Tree, environ: dict[str, str] | None = None) -> tuple[Re
         why = f"EXCHANGE_VERIFIER names the reader; the pinned {pinned} is not used" if pinned else None
         return ReaderChoice(f"EXCHANGE_VERIFIER: {command}", command, pinned, why), read.refusals
     if not read.present:
-        return ReaderChoice(BUNDLED, fallback=f"the catalog pins no reader: no {PATH}"), []
+        return ReaderChoice(BUNDLED, fallback=NO_PIN), []
     if read.pin is None:
-        return ReaderChoice(BUNDLED, fallback=f"{PATH} is refused (verifier-pin-malformed)"), read.refusals
+        return ReaderChoice(BUNDLED, fallback=PIN_REFUSED), read.refusals
     pin = read.pin
     base = tree.tree if isinstance(tree, ReadOnce) else tree
     if isinstance(base, ReleaseTree) and not base.own:  # own: `exchange release`'s HEAD, a pull request's base

@@ -16,7 +16,6 @@ from fnmatch import fnmatchcase
 from ..refusal import Refusal
 from ..tree import DIR, FILE, TooLarge, Tree, TreeError
 from .codes import CODES
-from .file_scan import INCOMPLETE, scan_names, scan_text
 from .files import is_binary, is_script, name_says_code
 from .shapes import SHAPES
 
@@ -120,6 +119,8 @@ def scan_entry(tree: Tree, entry_path: str, entry_id: str | None = None) -> list
     else:
         listed = True
     names = own + [(p, kind) for p, kind in others if p != root] + [(p, FILE) for p, _ in files]
+    from .file_scan import INCOMPLETE, scan_names  # the scan's engine, loaded when an entry is scanned
+
     flagged = scan_names(names)
     if any(not _below(root, p) for p in flagged):
         entry_id = None  # the entry's own path holds a shape: its id is not repeated in a report
@@ -247,7 +248,12 @@ def _scan_file(
         except TreeError:
             return False
 
-    findings = scan_text(relpath, text, exists)
+    if inert(text):
+        findings = []  # nothing any shape could match (`inert`): the engine is not loaded for it
+    else:
+        from .file_scan import scan_text  # the scan's engine (detect-secrets), loaded when a text needs it
+
+        findings = scan_text(relpath, text, exists)
     for line, code, what in findings[:MAX_PER_FILE]:
         out.append(_refusal(code, path, f"line {line}: {what}", entry_id, line))
     if len(findings) > MAX_PER_FILE:
@@ -255,6 +261,21 @@ def _scan_file(
             _refusal("scan-findings-truncated", path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id)
         )
     return out, len(data)
+
+
+INERT = frozenset(" \t\r\n[]{},:")
+"""JSON's punctuation and whitespace: a text of these characters alone holds no letter, digit, quote, slash,
+`#`, `@`, `.`, `=` or `-`, so no credential shape, local path, link, script line or name a finding needs
+(tests/scan/test_scan_inert.py holds `scan_text` to finding nothing in such texts)."""
+
+
+def inert(text: str) -> bool:
+    """Whether the text holds only INERT characters (an empty manifest `[]`; issue #20: such a text is not
+    given to the engine, whose import is most of an empty catalog's check)."""
+    return len(text) <= _INERT_MAX and not text.strip("".join(INERT))
+
+
+_INERT_MAX = 4096  # a longer text is scanned whatever it holds: the short cut is for the smallest files
 
 
 def _refusal(code: str, path: str, what: str, entry_id: str | None, line: int | None = None) -> Refusal:
