@@ -81,8 +81,17 @@ def test_an_empty_catalog_with_history_needs_no_schema_or_signature(empty):
     found = probe("check", "--catalog", str(empty), cwd=empty)
     assert found["status"] == 0
     assert not {"jsonschema", "cryptography"} & set(found["heavy"]), found["heavy"]
-    assert "git" in found["heavy"]  # the history lists the repository's tags (none): a repository is read
+    assert "git" not in found["heavy"]  # no commit, no reference: history/unborn.py answers with two git children
     assert not found["schema_words"]
+
+
+def test_near_miss_an_empty_catalog_with_a_commit_reads_the_repository_through_gitpython(empty):
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    subprocess.run(["git", "-C", str(empty), "add", "-A"], check=True, capture_output=True, env=env)
+    subprocess.run(["git", "-C", str(empty), "commit", "-q", "-m", "first"], check=True, capture_output=True, env=env)
+    found = probe("check", "--catalog", str(empty), cwd=empty)
+    assert found["status"] == 0 and "git" in found["heavy"], found["heavy"]
 
 
 def test_an_empty_catalog_loads_no_scan_engine_spdx_list_or_pool(empty):

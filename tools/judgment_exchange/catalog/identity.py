@@ -71,6 +71,16 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
         return
+    if change is None and not options.base and options.release_tag is None and getattr(tree, "commit", None) is None:
+        # a repository with no release yet, no commit at all: answered without GitPython (history/unborn.py)
+        from ..history.unborn import unborn_history
+
+        quick = unborn_history(repository, current_entries(checks), _ledger_inputs(tree, repository, None)[0])
+        if quick is not None:
+            report.history = quick.status
+            report.refusals += quick.refusals
+            report.notes += quick.notes
+            return
     enclosing = enclosing_work_tree(repository)
     if enclosing is not None:
         report.history = "skipped"
