@@ -1,4 +1,4 @@
-"""The gate at catalog scale (issue #12): every figure of the issue's table from one run.
+"""The gate at catalog scale (issues #12, #20): every figure of the issues' tables from one run.
 
     python benchmarks/run.py [--entries 1024] [--releases 128] [--runs 3] [--changes 4]
 
@@ -10,13 +10,19 @@ entries with their artifact pairs (tests/support/demo.py and catalog.py); severa
 gateway entry; READMEs of a few kilobytes; `--releases` releases made the way `exchange release`
 makes them (a work commit, then a release commit adding only the ledger row, annotated-tagged), a
 few entries changed in each and the named entries' artifact pairs carried across every release;
-then a pull-request branch changing one entry.
+then a pull-request branch changing one entry. Beside it, a copy repacked from scratch (`git gc
+--aggressive --prune=now`, cached too) and, each run, an empty catalog in a fresh git repository.
 
-It prints, for each figure, the whole-process min and median of `--runs` runs (`exchange check` as a
-subprocess, wall clock), the baseline measured in the same run, the ratio, the children's peak
-resident memory (getrusage ru_maxrss of each child, through a wrapper process per run) and the
-per-phase split of one in-process run (`Report.timings`; the JSON report does not carry timings).
-It asserts nothing about time; it stops if the gate does not pass on the generated catalog.
+Before timing it compiles the package's bytecode in place (`python -m compileall`, and pytest's bytecode
+of what it rewrites: `compile_bytecode`), again before each round. Each round runs every step once; each figure's baseline is the step just before it in
+the same round (read + SHA-256 of every file of the catalog before each gate figure, `git cat-file
+--batch` of the same blobs before each history walk, `python -c pass` before the empty catalog, the
+gate with history before pytest), so the machine's load falls on both alike. It prints, for each
+figure, the min and median over the rounds of whole-process wall clock and CPU (user + system of the
+child and its descendants), the baseline's, both ratios, the load average range over the figure's
+and its baseline's runs, the target and whether it was met; then peak memory (ru_maxrss per child,
+and the whole process tree's summed PSS) and the per-phase split of one in-process run
+(`Report.timings`). It asserts nothing about time; it stops if a command does not exit 0.
 """
 
 from __future__ import annotations
@@ -30,9 +36,10 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -248,7 +255,7 @@ def cached(count: int, releases: int, changes: int) -> tuple[Path, dict]:
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir(parents=True)
     try:
-        info = build(building / "catalog", count, releases, changes)
+        build(building / "catalog", count, releases, changes)
         if home.exists() and not (home / "info.json").is_file():
             shutil.rmtree(home)
         os.rename(building, home)
@@ -260,15 +267,102 @@ def cached(count: int, releases: int, changes: int) -> tuple[Path, dict]:
     return home / "catalog", json.loads((home / "info.json").read_text())
 
 
+def packed_copy(repo: Path) -> Path:
+    """A copy of the benchmark's repository repacked from scratch (`git gc --aggressive --prune=now`: one pack,
+    deep delta chains, as a long-lived clone's would be after a gc), cached beside the catalog."""
+    packed = repo.parent / "packed"
+    done = repo.parent / "packed.done"
+    if done.is_file():
+        return packed
+    shutil.rmtree(packed, ignore_errors=True)
+    shutil.copytree(repo, packed, symlinks=True)
+    _git(packed, "gc", "--aggressive", "--prune=now", "-q")
+    done.write_text(_git(packed, "count-objects", "-v") + "\n")
+    return packed
+
+
+def empty_catalog() -> Path:
+    """A directory holding manifest.json and releases.json, each `[]`, in a fresh git repository (no commit)."""
+    root = Path(tempfile.mkdtemp(prefix="exchange-bench-empty-"))
+    _git(root, "init", "-q", "-b", "main")
+    (root / "manifest.json").write_bytes(b"[]\n")
+    (root / "releases.json").write_bytes(b"[]\n")
+    return root
+
+
 # --- measuring -------------------------------------------------------------------------------------
+#
+# Every figure is measured beside its own baseline: each round runs every step once, in order, and a
+# figure's baseline is the step just before it in the same round (read + SHA-256 of the catalog before each
+# gate figure, `git cat-file --batch` before each history walk, `python -c pass` before the empty catalog,
+# the gate with history before pytest), so a change in the machine's load falls on both alike. The ratio
+# is of minimums (and of medians) over the rounds, wall clock and CPU.
 
 
-def child(repo: Path, argv: list[str], env: dict | None = None) -> tuple[float, int, int, str, float]:
-    """One whole process: wall seconds, peak RSS in KiB, exit code, the tail of its stdout, CPU seconds."""
-    done = subprocess.run([sys.executable, "-c", CHILD_RUSAGE, str(repo), *argv], capture_output=True, check=True,
+class Sample(NamedTuple):
+    wall: float
+    cpu: float
+    rss: int  # KiB, the largest single process (0 where not measured)
+    code: int
+    load: float  # the 1-minute load average as the step started
+    tail: str
+
+
+def child(cwd: Path, argv: list[str], env: dict | None = None) -> Sample:
+    """One whole process (through a wrapper that reads its rusage): wall and CPU seconds (user + system of
+    the child and every descendant it waited for), peak RSS in KiB, exit code, the tail of its stdout."""
+    load = os.getloadavg()[0]
+    done = subprocess.run([sys.executable, "-c", CHILD_RUSAGE, str(cwd), *argv], capture_output=True, check=True,
                           env={**os.environ, **(env or {})})
     seconds, rss, code, cpu = done.stdout.split()
-    return float(seconds), int(rss), int(code), done.stderr.decode(errors="replace"), float(cpu)
+    return Sample(float(seconds), float(cpu), int(rss), int(code), load, done.stderr.decode(errors="replace"))
+
+
+HISTORY = """
+import sys, time
+from judgment_exchange.catalog.directory import check_entry_directory
+from judgment_exchange.catalog.gate import GateOptions, entry_directories
+from judgment_exchange.catalog.identity import history_check
+from judgment_exchange.refusal import Report
+from judgment_exchange.tree import WorkingTree
+tree = WorkingTree(sys.argv[1])
+paths, _ = entry_directories(tree)
+checks = [check_entry_directory(tree, p) for p in paths]
+report = Report()
+started, cpu = time.perf_counter(), time.process_time()
+history_check(tree, checks, GateOptions(), report)
+print(f"{time.perf_counter() - started:.4f}", report.history, len(report.refusals),
+      f"{time.process_time() - cpu:.4f}", file=sys.stderr)
+sys.exit(1 if report.refusals else 0)
+"""
+
+
+def history_walk(repo: Path) -> Sample:
+    """check_history as the gate calls it, timed inside a child (the entries' directory checks before it
+    untimed). CPU is the child's own process time: git's cat-file child is not in it."""
+    load = os.getloadavg()[0]
+    done = subprocess.run([sys.executable, "-c", HISTORY, str(repo)], capture_output=True, text=True)
+    line = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+    if done.returncode != 0 or not line:
+        raise SystemExit(f"history walk failed on {repo}: {done.stderr[-2000:]}")
+    seconds, status, _, cpu = line.split()
+    return Sample(float(seconds), float(cpu), 0, 0, load, status)
+
+
+FILES = ("import hashlib, os, sys\n"
+         "for d, dirs, files in os.walk(sys.argv[1]):\n"
+         "    dirs[:] = [x for x in dirs if x != '.git']\n"
+         "    for f in files:\n"
+         "        with open(os.path.join(d, f), 'rb') as h: hashlib.sha256(h.read()).hexdigest()\n")
+
+
+def distinct_blobs(repo: Path) -> list[str]:
+    tags = _git(repo, "tag", "--list", "v*").split()
+    seen: dict[str, None] = {}
+    for tag in tags:
+        for line in _git(repo, "ls-tree", "-r", tag).splitlines():
+            seen.setdefault(line.split("\t", 1)[0].split()[2], None)
+    return list(seen)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -306,85 +400,6 @@ def tree_memory(repo: Path, argv: list[str]) -> tuple[int, int] | None:
     return peak, most
 
 
-def timed(repo: Path, argv: list[str], runs: int, expect: int | None = 0, env: dict | None = None) -> dict:
-    return summary([child(repo, argv, env) for _ in range(runs)], argv, expect)
-
-
-def interleaved(repo: Path, argvs: list[list[str]], runs: int) -> list[dict]:
-    """Before and after in turn, so a change in the machine's load falls on both alike."""
-    results: list[list] = [[] for _ in argvs]
-    for _ in range(runs):
-        for i, argv in enumerate(argvs):
-            results[i].append(child(repo, argv))
-    return [summary(r, argv, 0) for r, argv in zip(results, argvs)]
-
-
-def summary(results: list, argv: list[str], expect: int | None) -> dict:
-    codes = {r[2] for r in results}
-    if expect is not None and codes != {expect}:
-        raise SystemExit(f"{' '.join(argv)} exited {codes}, not {expect}:\n{results[0][3]}")
-    times = [r[0] for r in results]
-    return {"min": min(times), "median": statistics.median(times), "rss": max(r[1] for r in results),
-            "cpu": min(r[4] for r in results)}
-
-
-def files_baseline(root: Path, runs: int) -> dict:
-    script = ("import hashlib, os, sys\n"
-              "for d, dirs, files in os.walk(sys.argv[1]):\n"
-              "    dirs[:] = [x for x in dirs if x != '.git']\n"
-              "    for f in files:\n"
-              "        with open(os.path.join(d, f), 'rb') as h: hashlib.sha256(h.read()).hexdigest()\n")
-    return timed(root, [sys.executable, "-c", script, str(root)], runs)
-
-
-def distinct_blobs(repo: Path) -> list[str]:
-    tags = _git(repo, "tag", "--list", "v*").split()
-    seen: dict[str, None] = {}
-    for tag in tags:
-        for line in _git(repo, "ls-tree", "-r", tag).splitlines():
-            seen.setdefault(line.split("\t", 1)[0].split()[2], None)
-    return list(seen)
-
-
-def cat_file_baseline(repo: Path, blobs: list[str], runs: int) -> dict:
-    request = Path(repo.parent / "blobs.txt")
-    request.write_text("\n".join(blobs) + "\n")
-    return timed(repo, ["sh", "-c", f"git cat-file --batch < {request} > /dev/null"], runs)
-
-
-HISTORY = """
-import sys, time
-from judgment_exchange.catalog.directory import check_entry_directory
-from judgment_exchange.catalog.gate import GateOptions, entry_directories
-from judgment_exchange.catalog.identity import history_check
-from judgment_exchange.refusal import Report
-from judgment_exchange.tree import WorkingTree
-tree = WorkingTree(sys.argv[1])
-paths, _ = entry_directories(tree)
-checks = [check_entry_directory(tree, p) for p in paths]
-report = Report()
-started, cpu = time.perf_counter(), time.process_time()
-history_check(tree, checks, GateOptions(), report)
-print(f"{time.perf_counter() - started:.4f}", report.history, len(report.refusals),
-      f"{time.process_time() - cpu:.4f}", file=sys.stderr)
-sys.exit(1 if report.refusals else 0)
-"""
-
-
-def history_walk(repo: Path, runs: int) -> dict:
-    """check_history as the gate calls it, timed inside a child (the entries' directory checks before it untimed)."""
-    times, cpus = [], []
-    for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", HISTORY, str(repo)], capture_output=True, text=True)
-        line = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
-        if done.returncode != 0 or not line:
-            raise SystemExit(f"history walk failed: {done.stderr[-2000:]}")
-        seconds, status, _, cpu = line.split()
-        times.append(float(seconds))
-        cpus.append(float(cpu))
-    return {"min": min(times), "median": statistics.median(times), "status": status, "cpu": min(cpus)}
-
-
 def phases(repo: Path) -> tuple[dict, float, int]:
     from judgment_exchange.catalog.gate import GateOptions, check_catalog
     from judgment_exchange.tree import WorkingTree
@@ -404,72 +419,190 @@ def tree_size(root: Path) -> tuple[int, int]:
     return count, size
 
 
+def compile_bytecode(pytest: bool = True) -> str:
+    """The package's (and the tests' support modules') bytecode, written in place before timing, so that no
+    timed child compiles ~100 modules from source (PYTHONDONTWRITEBYTECODE=1 forbids it writing them); with
+    `pytest`, also pytest's own bytecode of what it rewrites (issue #20): tests/test_entries.py, its support
+    modules, and the hypothesis package (pytest rewrites the asserts of every module of a plugin's
+    distribution, and hypothesis's plugin imports hypothesis at the session's end). pytest writes that
+    bytecode (`__pycache__/*-pytest-*.pyc`) only where bytecode may be written, so one untimed
+    `pytest --collect-only tests/test_entries.py` runs without PYTHONDONTWRITEBYTECODE; without it, each
+    timed pytest rewrote and compiled about 80 modules again (1.3-1.5 s here)."""
+    # tools/ recursively; tests/ and tests/support/ without recursion: a directory below tests/ may be a case's
+    # entry, whose files (a .py among them) must stay exactly as committed (tests/cases/scan/code-file)
+    for argv in (["tools"], ["-l", "tests", "tests/support"]):
+        done = subprocess.run([sys.executable, "-m", "compileall", "-q", *argv], cwd=ROOT, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"compileall failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+    said = "python -m compileall -q tools; python -m compileall -q -l tests tests/support (in place: __pycache__/, " \
+           "ignored by git)"
+    if pytest:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                               "tests/test_entries.py"], cwd=ROOT, capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            raise SystemExit(f"pytest --collect-only failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+        said += "; pytest's rewritten bytecode: PYTHONDONTWRITEBYTECODE= pytest --collect-only tests/test_entries.py"
+    return said
+
+
+class Step(NamedTuple):
+    label: str
+    run: Callable[[], Sample]
+    expect: int | None = 0
+
+
+class Figure(NamedTuple):
+    name: str
+    step: str
+    baseline: str | None = None
+    baseline_name: str = ""
+    target: tuple[float, str] | None = None  # (the most the ratio may be, "wall" or "cpu")
+    target_text: str = ""
+
+
+def _stats(samples: list[Sample]) -> dict:
+    walls, cpus = [s.wall for s in samples], [s.cpu for s in samples]
+    return {"min": min(walls), "median": statistics.median(walls), "cpu": min(cpus),
+            "cpu_median": statistics.median(cpus), "rss": max(s.rss for s in samples), "runs": len(samples)}
+
+
+def _ratio(got: dict, base: dict, key: str) -> float:
+    return got[key] / base[key] if base[key] > 0 else float("inf")
+
+
+def verdict(got: dict, base: dict, target: tuple[float, str]) -> str:
+    """Met or missed on the target's measure, by the ratio of minimums and of medians."""
+    limit, measure = target
+    lo = _ratio(got, base, "min" if measure == "wall" else "cpu")
+    mid = _ratio(got, base, "median" if measure == "wall" else "cpu_median")
+    if lo <= limit and mid <= limit:
+        return f"**met** ({measure})"
+    if lo <= limit:
+        return f"met by the minimums, missed by the medians ({mid / limit:.2f}x over; {measure})"
+    if mid <= limit:
+        return f"**missed** by the minimums ({lo / limit:.2f}x over), met by the medians ({measure})"
+    return f"**missed** by {lo / limit:.2f}x ({measure}, minimums)"
+
+
+def _load(samples: list[Sample]) -> str:
+    loads = [s.load for s in samples]
+    return f"{min(loads):.1f}-{max(loads):.1f}" if len(loads) > 1 else f"{loads[0]:.1f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1024)
     parser.add_argument("--releases", type=int, default=128)
-    parser.add_argument("--runs", type=int, default=3, help="whole-process runs per figure (min and median)")
+    parser.add_argument("--runs", type=int, default=3, help="rounds: whole-process runs per figure (min and median)")
     parser.add_argument("--changes", type=int, default=4, help="entries changed in each release")
     parser.add_argument("--skip-serial", action="store_true", help="do not time the serial gate (--workers 1)")
     parser.add_argument("--skip-pytest", action="store_true", help="do not time tests/test_entries.py")
     args = parser.parse_args()
     runs = max(1, args.runs)
     repo, info = cached(args.entries, args.releases, args.changes)
+    packed = packed_copy(repo)
+    empty = empty_catalog()
     files, size = tree_size(repo)
     print(f"catalog {repo}: {info['entries']} entries of {PUBLISHERS} publishers, {info['fixtures']} fixtures, "
           f"{files} files, {size / 1e6:.1f} MB, {info['releases']} releases (built in {info['built_seconds']} s)")
     print("mix: " + ", ".join(f"{k} {v}" for k, v in info["kinds"].items()))
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; {runs} runs per figure, "
-          "whole process, wall clock and CPU (user + system)")
+    print(f"freshly packed copy {packed}: git gc --aggressive --prune=now "
+          f"({' '.join((packed.parent / 'packed.done').read_text().split()[:12])})")
+    print(f"empty catalog {empty}: manifest.json [] and releases.json [] in a fresh git repository")
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start; {runs} rounds, every "
+          "figure beside its own baseline in each round (the step just before it); whole processes, wall clock "
+          "and CPU (user + system of the child and its descendants)")
+    if runs < 3:
+        print(f"NOTE: {runs} round(s): a smoke run, not figures (the issue's figures are min and median of >= 3)")
+    print(f"bytecode: {compile_bytecode(not args.skip_pytest)}, again before each round; PYTHONDONTWRITEBYTECODE="
+          f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '(unset)')} in the timed children's environment")
     exchange = [sys.executable, "-m", "judgment_exchange"]
-    baseline = files_baseline(repo, runs)
     blobs = distinct_blobs(repo)
-    raw = cat_file_baseline(repo, blobs, runs)
-    full_argv = [*exchange, "check", "--format", "json", "--no-history"]
-    serial_argv = [*full_argv, "--workers", "1"]
-    if args.skip_serial:
-        full, serial = timed(repo, full_argv, runs), None
-    else:  # the pool (item 6) and one process, interleaved so load falls on both alike
-        full, serial = interleaved(repo, [full_argv, serial_argv], runs)
-    full_history = timed(repo, [*exchange, "check", "--format", "json"], runs)
-    pr = timed(repo, [*exchange, "check", "--format", "json", "--base", "main"], runs)
-    one = timed(repo, [*exchange, "check", "--format", "json", "--no-history", "--entry", info["pr_entry"]], runs)
-    walk = history_walk(repo, runs)
-    trees = [tree_memory(repo, [*exchange, "check", "--format", "json", *extra]) for extra in ([], ["--workers", "1"])]
-    tests = None if args.skip_pytest else timed(
-        ROOT, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_entries.py"], 1,
-        env={"EXCHANGE_TEST_CATALOG": str(repo)})
-
-    def line(name: str, got: dict, base: dict | None = None, base_name: str = "") -> None:
-        ratio = f"{got['min'] / base['min']:.1f}x (cpu {got['cpu'] / base['cpu']:.1f}x)" if base else "—"
-        base_text = (f"{base_name} {base['min']:.2f} s (median {base['median']:.2f}; cpu {base['cpu']:.2f})"
-                     if base else "—")
-        print(f"| {name} | {got['min']:.2f} s (median {got['median']:.2f}; cpu {got['cpu']:.2f}) | {base_text} "
-              f"| {ratio} |")
-
+    request = repo.parent / "blobs.txt"
+    request.write_text("\n".join(blobs) + "\n")
+    catfile = ["sh", "-c", f"git cat-file --batch < {request} > /dev/null"]
+    gate = [*exchange, "check", "--format", "json"]
+    read_hash = lambda: child(repo, [sys.executable, "-c", FILES, str(repo)])  # noqa: E731
+    steps = [
+        Step("files:pool", read_hash), Step("pool", lambda: child(repo, [*gate, "--no-history"])),
+        *([] if args.skip_serial else [Step("files:serial", read_hash),
+                                       Step("serial", lambda: child(repo, [*gate, "--no-history", "--workers", "1"]))]),
+        Step("files:history", read_hash), Step("history", lambda: child(repo, gate)),
+        *([] if args.skip_pytest else [Step("pytest", lambda: child(
+            ROOT, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_entries.py"],
+            {"EXCHANGE_TEST_CATALOG": str(repo)}))]),
+        Step("files:pr", read_hash), Step("pr", lambda: child(repo, [*gate, "--base", "main"])),
+        Step("files:entry", read_hash),
+        Step("entry", lambda: child(repo, [*gate, "--no-history", "--entry", info["pr_entry"]])),
+        Step("catfile", lambda: child(repo, catfile)), Step("walk", lambda: history_walk(repo)),
+        Step("catfile:packed", lambda: child(packed, catfile)), Step("walk:packed", lambda: history_walk(packed)),
+        Step("pass", lambda: child(empty, [sys.executable, "-c", "pass"])),
+        Step("empty", lambda: child(empty, [*exchange, "check"])),
+    ]
+    samples: dict[str, list[Sample]] = {s.label: [] for s in steps}
+    for round_ in range(runs):
+        if round_:
+            compile_bytecode(not args.skip_pytest)
+        for step in steps:
+            got = step.run()
+            if step.expect is not None and got.code != step.expect:
+                raise SystemExit(f"{step.label} exited {got.code}, not {step.expect}:\n{got.tail}")
+            samples[step.label].append(got)
+    read_name = "read + SHA-256 of every file of the catalog:"
+    figures = [
+        Figure("full gate, whole process, no history, pool (default)", "pool", "files:pool", read_name,
+               (10, "wall"), "<= 10x, wall"),
+        Figure("full gate, whole process, no history, one process (--workers 1)", "serial", "files:serial",
+               read_name, (15, "cpu"), "<= 15x, CPU"),
+        Figure(f"full gate with history ({args.releases} tags)", "history", "files:history", read_name),
+        Figure(f"pull request (--base main), one entry changed, {args.releases} tags", "pr", "files:pr", read_name,
+               (6, "wall"), "<= 6x, wall"),
+        Figure("--entry ID, no history", "entry", "files:entry", read_name),
+        Figure(f"history walk, {args.releases} releases x {info['entries']} entries (in-child timing)", "walk",
+               "catfile", f"git cat-file --batch of {len(blobs)} distinct blobs:", (2, "wall"), "<= 2x"),
+        Figure("history walk, freshly packed copy (git gc --aggressive)", "walk:packed", "catfile:packed",
+               f"git cat-file --batch of the {len(blobs)} blobs in that copy:", (2, "wall"), "<= 2x"),
+        Figure("empty catalog: exchange check (manifest.json [], releases.json [])", "empty", "pass",
+               "python -c pass:", (10, "wall"), "<= 10x, wall"),
+        Figure("pytest tests/test_entries.py on this catalog (its one gate run includes history)", "pytest",
+               "history", "the full gate with history, same rounds:", (1.3, "wall"), "<= 1.3x, wall"),
+    ]
     print()
-    print("| figure | wall min (median; cpu min) | baseline, same run | ratio of mins |")
-    print("|---|---|---|---|")
-    line("full gate, whole process, no history", full, baseline, "read + SHA-256 of every file:")
-    line(f"full gate with history ({args.releases} tags)", full_history, baseline, "read + SHA-256 of every file:")
-    line(f"pull request (--base main), one entry changed, {args.releases} tags", pr)
-    line("--entry ID, no history", one)
-    line(f"history walk, {args.releases} releases x {info['entries']} entries", walk, raw,
-         f"git cat-file --batch of {len(blobs)} distinct blobs:")
-    if serial:
-        line("full gate, no history, one process (--workers 1)", serial, baseline, "read + SHA-256 of every file:")
-    if tests:
-        line(f"pytest tests/test_entries.py on this catalog (1 run; its one gate run includes history)", tests,
-             full_history, "full gate with history:")
-        line(f"the same pytest run against the full gate without history", tests, full, "full gate, no history:")
-    print(f"| peak memory, full gate with {args.releases} tags | {full_history['rss'] / 1024:.0f} MiB "
+    print("| figure | runs | wall min (median) | CPU min (median) | baseline, same rounds: wall min (median); CPU min "
+          "| ratio wall min/min (median/median); CPU min/min | load | target | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for fig in figures:
+        if not samples.get(fig.step):
+            continue
+        got = _stats(samples[fig.step])
+        cells = [fig.name, str(got["runs"]), f"{got['min']:.3f} s ({got['median']:.3f})",
+                 f"{got['cpu']:.3f} s ({got['cpu_median']:.3f})"]
+        if fig.baseline and samples.get(fig.baseline):
+            base = _stats(samples[fig.baseline])
+            cells += [f"{fig.baseline_name} {base['min']:.3f} s ({base['median']:.3f}); {base['cpu']:.3f} s",
+                      f"{_ratio(got, base, 'min'):.1f}x ({_ratio(got, base, 'median'):.1f}x); "
+                      f"{_ratio(got, base, 'cpu'):.1f}x",
+                      _load(samples[fig.step] + samples[fig.baseline]), fig.target_text or "—",
+                      verdict(got, base, fig.target) if fig.target else "—"]
+        else:
+            cells += ["—", "—", _load(samples[fig.step]), fig.target_text or "—", "—"]
+        print("| " + " | ".join(cells) + " |")
+    full, history, pr = (_stats(samples[k]) for k in ("pool", "history", "pr"))
+    serial = _stats(samples["serial"]) if samples.get("serial") else None
+    print(f"| peak memory, full gate with {args.releases} tags | | {history['rss'] / 1024:.0f} MiB "
           f"(no history {full['rss'] / 1024:.0f} MiB; pull request {pr['rss'] / 1024:.0f} MiB"
           + (f"; one process, no history {serial['rss'] / 1024:.0f} MiB" if serial else "")
-          + "; each figure is the largest single process: with the pool, each worker's) | | |")
+          + "; each the largest single process: with the pool, each worker's) | | | | | <= 150 MiB | |")
+    trees = [tree_memory(repo, [*gate, *extra]) for extra in ([], ["--workers", "1"])]
     if trees[0] and trees[1]:
         print(f"| peak memory of the whole process tree (gate, pool workers, git children; summed PSS sampled every "
-              f"20 ms), full gate with {args.releases} tags | {trees[0][0] / 1024:.0f} MiB ({trees[0][1]} processes at "
-              f"most); one process (--workers 1): {trees[1][0] / 1024:.0f} MiB ({trees[1][1]} at most) | | |")
+              f"20 ms), full gate with {args.releases} tags, 1 run | | {trees[0][0] / 1024:.0f} MiB ({trees[0][1]} "
+              f"processes at most); one process (--workers 1): {trees[1][0] / 1024:.0f} MiB ({trees[1][1]} at most) "
+              "| | | | | | |")
+    if args.skip_pytest:
+        print("(pytest tests/test_entries.py: skipped, --skip-pytest)")
     print()
     timings, took, replayed = phases(repo)
     total = sum(timings.values()) or 1.0
@@ -478,8 +611,10 @@ def main() -> None:
     for phase, seconds in timings.items():
         print(f"  {phase:24s} {seconds:7.2f} s  {seconds / total * 100:5.1f} %")
     print()
-    print("targets (issue #12): full gate <= 20x baseline; pull request <= 2 s; history walk <= 3x cat-file; "
-          "peak memory <= 150 MiB; tests/test_entries.py <= 2x the full gate")
+    print("targets (issue #20): full gate <= 15x read + hash in one process (CPU), <= 10x with the pool (wall); "
+          "pull request <= 6x read + hash (wall); history walk <= 2x cat-file, also freshly packed; "
+          "tests/test_entries.py <= 1.3x the gate with history; empty catalog <= 10x python -c pass")
+    shutil.rmtree(empty, ignore_errors=True)
 
 
 if __name__ == "__main__":
