@@ -29,6 +29,7 @@ from judgment_exchange.gitfail import reason
 
 from ..support.gitrepo import GitRepo
 from .test_history_walk_equivalence import _entry, _reference, _row, _sha
+from .test_object_prefetch import _outcome as _read_outcome  # a read's value, or its refusal
 
 PUBLISHERS = ("acme", "beta", "gamma", "delta")
 
@@ -333,15 +334,6 @@ def _objects_repo(tmp_path: Path) -> tuple[GitRepo, list[str]]:
     return repo, ids + [repo.rev("refs/tags/v0.0.0")]
 
 
-def _read_outcome(read):
-    from judgment_exchange.tree import TooLarge
-
-    try:
-        return read()
-    except TooLarge as exc:
-        return ("TooLarge", exc.path, exc.size, exc.limit)
-    except TreeError as exc:
-        return ("TreeError", str(exc))
 
 
 @pytest.mark.parametrize("window", [1, 2, 5])

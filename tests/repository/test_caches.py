@@ -23,21 +23,14 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.catalog.gate import check_catalog
 from judgment_exchange.repository.pin import BUNDLED, fetch
 from judgment_exchange.tree import WorkingTree
 
 from ..support.gitrepo import GitRepo
-from ..test_verifier_pin import READERS, SPEC, catalog, spec_repository, write_pin
-
-OPTIONS = GateOptions(history=False)
-
-
-@pytest.fixture(autouse=True)
-def _environment(tmp_path, monkeypatch):
-    monkeypatch.delenv("EXCHANGE_VERIFIER", raising=False)
-    monkeypatch.setenv("EXCHANGE_READER_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("PIN_READER_LOG", str(tmp_path / "reader.log"))
+from ..test_verifier_pin import (  # noqa: F401  (_environment: the same autouse fixture, one reader cache per test)
+    OPTIONS, READERS, SPEC, _environment, catalog, spec_repository, write_pin,
+)
 
 
 def _fetched(tmp_path: Path):

@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from judgment_exchange.scan import structure
 
 from .scan_samples import hex_of
-from .test_scan_one_pass import _CORPUS, _HEX_POOL, _RELPATHS, _hex_documents, _placed, _walk_only
+from .test_scan_one_pass import (
+    GENERATED_DOCUMENTS, _CORPUS, _HEX_POOL, _RELPATHS, _hex_documents, _walk_only, generated_document,
+)
 
 _DOCUMENTS = ("fixtures/basic/sources.json", "fixtures/basic/profiles.json", "fixtures/basic/preparation.json",
               "fixtures/basic/binding.json", "entry.json", "dialect.json", "README.md")
@@ -92,19 +94,11 @@ def test_the_corpus_is_answered_as_exempt_strings_counts() -> None:
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from(["vendor", "other", "0", "1"]), st.integers(0, 6),
-                          st.sampled_from(_HEX_POOL)), min_size=1, max_size=6),
-       st.lists(st.tuples(st.sampled_from(["vendor", "other", "salts", "x"]), _hex_documents), max_size=2),
-       st.booleans())
+@given(*GENERATED_DOCUMENTS)
 def test_generated_documents_are_answered_as_exempt_strings_counts(assignments, noise, indent) -> None:
     """Hex at the members that hold it and beside them (a step short, one more, renamed, a member named twice),
     in arrays and as member names, with documents of the hex members' names around them."""
-    pattern, fill, _, value = assignments[0]
-    text = _placed(assignments + [(pattern, fill, 3, value)])
-    if noise:
-        text = text[:-1] + "".join(", " + json.dumps(k) + ": " + v for k, v in noise) + "}"
-    if indent:
-        text = text.replace(", ", ",\n  ")
+    text = generated_document(assignments, noise, indent)
     for relpath in _DOCUMENTS:
         _held(relpath, text)
 

@@ -559,22 +559,36 @@ def _dump(item) -> str:
     return json.dumps(item)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from(["vendor", "other", "0", "1"]), st.integers(0, 6),
-                          st.sampled_from(_HEX_POOL)), min_size=1, max_size=6),
-       st.lists(st.tuples(st.sampled_from(["vendor", "other", "salts", "x"]), _hex_documents), max_size=2),
-       st.booleans())
-def test_exempt_strings_of_generated_documents_are_the_walks(assignments, noise, indent) -> None:
-    """exempt_strings on documents with hex values at the members that hold them and elsewhere, named twice,
-    in arrays, as member names: the walk's tokens held to exempt_from_secrets one by one."""
-    from collections import Counter
+GENERATED_DOCUMENTS = (
+    st.lists(st.tuples(st.integers(0, 200), st.sampled_from(["vendor", "other", "0", "1"]), st.integers(0, 6),
+                       st.sampled_from(_HEX_POOL)), min_size=1, max_size=6),
+    st.lists(st.tuples(st.sampled_from(["vendor", "other", "salts", "x"]), _hex_documents), max_size=2),
+    st.booleans(),
+)
+"""Hex values placed at the members that hold them and beside them (assignments), other documents (noise), and
+whether the text is indented: the strategies of every test of generated documents."""
 
+
+def generated_document(assignments, noise, indent) -> str:
+    """The text GENERATED_DOCUMENTS describe: the assignments placed (the first's value once more, three steps
+    down), the noise members appended, indented or not."""
     pattern, fill, _, value = assignments[0]
     text = _placed(assignments + [(pattern, fill, 3, value)])
     if noise:
         text = text[:-1] + "".join(", " + json.dumps(k) + ": " + v for k, v in noise) + "}"
     if indent:
         text = text.replace(", ", ",\n  ")
+    return text
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(*GENERATED_DOCUMENTS)
+def test_exempt_strings_of_generated_documents_are_the_walks(assignments, noise, indent) -> None:
+    """exempt_strings on documents with hex values at the members that hold them and elsewhere, named twice,
+    in arrays, as member names: the walk's tokens held to exempt_from_secrets one by one."""
+    from collections import Counter
+
+    text = generated_document(assignments, noise, indent)
     tokens = _walk_only(text)
     for relpath in ("fixtures/basic/sources.json", "fixtures/basic/profiles.json", "fixtures/basic/preparation.json",
                     "entry.json"):

@@ -611,7 +611,6 @@ def _fullmatch(forms: tuple) -> Callable[[str], object] | None:
     return lambda text: any(form.fullmatch(text) for form in forms)
 
 
-_MISSING = object()
 _CONTAINERS = (dict, list)
 
 
@@ -622,20 +621,10 @@ def _follow_values(node: object, state: _State, exempt: Counter) -> None:
     by_name, other = state
     if type(node) is dict:
         if other is None and len(by_name) < len(node):  # type: ignore[arg-type]
-            for name, (match, deeper) in by_name.items():
-                item = node.get(name, _MISSING)  # type: ignore[attr-defined]
-                if item is _MISSING:
-                    continue
-                if match is not None:
-                    if match(name):
-                        exempt[name] += 1
-                    if type(item) is str and match(item):
-                        exempt[item] += 1
-                if deeper is not None and type(item) in _CONTAINERS:
-                    _follow_values(item, deeper, exempt)
-            return
-        for name, item in node.items():  # type: ignore[attr-defined]
-            lead = by_name.get(name, other)
+            members = ((name, node[name], lead) for name, lead in by_name.items() if name in node)  # type: ignore[index,operator]
+        else:
+            members = ((name, item, by_name.get(name, other)) for name, item in node.items())  # type: ignore[attr-defined]
+        for name, item, lead in members:
             if lead is None:
                 continue
             match, deeper = lead
