@@ -82,6 +82,7 @@ def test_an_empty_catalog_with_history_needs_no_schema_or_signature(empty):
     assert found["status"] == 0
     assert not {"jsonschema", "cryptography"} & set(found["heavy"]), found["heavy"]
     assert "git" not in found["heavy"]  # no commit, no reference: history/unborn.py answers with two git children
+    assert not {"judgment_exchange.history.check", "judgment_exchange.history.walk"} & set(found["modules"])
     assert not found["schema_words"]
 
 
@@ -92,6 +93,7 @@ def test_near_miss_an_empty_catalog_with_a_commit_reads_the_repository_through_g
     subprocess.run(["git", "-C", str(empty), "commit", "-q", "-m", "first"], check=True, capture_output=True, env=env)
     found = probe("check", "--catalog", str(empty), cwd=empty)
     assert found["status"] == 0 and "git" in found["heavy"], found["heavy"]
+    assert {"judgment_exchange.history.check", "judgment_exchange.history.walk"} <= set(found["modules"])
 
 
 def test_an_empty_catalog_loads_no_scan_engine_spdx_list_or_pool(empty):

@@ -64,8 +64,6 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     off one resolved main: the upstream default branch as fetched, or the commit --base names, never a
     local branch that may be behind; the ledger the change may not alter is its merge base's (issue #17
     item 2)."""
-    from ..history import check_history
-
     repository = options.repository or getattr(tree, "repository", None)
     if repository is None or not os.path.exists(repository):
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
@@ -81,6 +79,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
             report.refusals += quick.refusals
             report.notes += quick.notes
             return
+    from ..history import check_history
+
     enclosing = enclosing_work_tree(repository)
     if enclosing is not None:
         report.history = "skipped"

@@ -4,13 +4,32 @@ The gate calls `check_history` (needs the git repository) and `artifact_refusals
 release, no git; called even with --no-history).
 """
 
-from .check import check_history
-from .codes import CODES
-from .identity import artifact_refusals, history_artifact_refusals
-from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoricalRow, HistoryResult, Release
-from ..tree import ObjectStore, ReleaseTree
-from .tags import Tags, list_releases, previous_releases, release_key
-from .walk import read_history
+from __future__ import annotations
+
+from importlib import import_module
+
+_FROM = {
+    "check_history": ".check",
+    "CODES": ".codes",
+    "artifact_refusals": ".identity", "history_artifact_refusals": ".identity",
+    "CHECKED": ".model", "NO_RELEASES": ".model", "CurrentEntry": ".model", "HistoricalRow": ".model",
+    "HistoryResult": ".model", "Release": ".model",
+    "ObjectStore": "..tree", "ReleaseTree": "..tree",
+    "Tags": ".tags", "list_releases": ".tags", "previous_releases": ".tags", "release_key": ".tags",
+    "read_history": ".walk",
+}
+"""Where each name this package exports is defined: imported on first use (PEP 562; issue #20), so a run that
+needs only artifact identity (`exchange check --no-history`, an empty catalog) does not load the walk."""
+
+
+def __getattr__(name: str):
+    where = _FROM.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CHECKED",
