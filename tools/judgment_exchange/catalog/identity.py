@@ -69,11 +69,14 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
         return
+    entries = current_entries(checks)
+    inputs = None  # releases.json, manifest.json and the base's releases.json, read once
     if change is None and not options.base and options.release_tag is None and getattr(tree, "commit", None) is None:
         # a repository with no release yet, no commit at all: answered without GitPython (history/unborn.py)
         from ..history.unborn import unborn_history
 
-        quick = unborn_history(repository, current_entries(checks), _ledger_inputs(tree, repository, None)[0])
+        inputs = _ledger_inputs(tree, repository, None)
+        quick = unborn_history(repository, entries, inputs[0])
         if quick is not None:
             report.history = quick.status
             report.refusals += quick.refusals
@@ -93,9 +96,9 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         return
     point = change.point if change is not None else None
     opened = change.opened() if change is not None else None  # the merge base compare read, if it did
-    ledger, manifest, base_ledger = _ledger_inputs(tree, repository, point, opened)
+    # without a change, point and opened are None: the inputs the unborn check read are these
+    ledger, manifest, base_ledger = inputs or _ledger_inputs(tree, repository, point, opened)
     main = _main(repository, options, opened) if options.base else None
-    entries = current_entries(checks)
     # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
     # (most of the latest one) are not parsed again (issue #20)
     entries_read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}

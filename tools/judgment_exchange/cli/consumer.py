@@ -22,10 +22,12 @@ def history_limit(command: str, args: argparse.Namespace):
     return args.history
 
 
-def held_lock(command: str, path: str):
+def held_lock(command: str, path: str | None):
     """The lock a command holds a release to without writing it (upgrade-diff, show, index): (the lock,
-    None), or (None, the exit status) after saying why it cannot be used — absent or unreadable (4) or
-    refused (1)."""
+    None), (None, None) when no --lock was given (or an empty one), or (None, the exit status) after saying why it cannot
+    be used — absent or unreadable (4) or refused (1)."""
+    if not path:
+        return None, None
     if (loaded := load_lock(command, path)) is None:
         return None, IO
     lock, refusal = loaded
@@ -132,11 +134,9 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
     if len(tags) > 2 or (len(tags) == 1 and not args.lock):
         print(f"{command}: give FROM_TAG TO_TAG, or --lock FILE TO_TAG", file=sys.stderr)
         return USAGE
-    lock = None
-    if args.lock:
-        lock, status = held_lock(command, args.lock)
-        if status is not None:
-            return status
+    lock, status = held_lock(command, args.lock)
+    if status is not None:
+        return status
     from_tag, to_tag = (tags[0], tags[1]) if len(tags) == 2 else (None, tags[0])
     try:
         diff = upgrade_diff(args.location, from_tag, to_tag, lock=lock, history=history)
@@ -248,11 +248,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             for line in shown_text.listing_lines(args.location, releases, branch, safe):
                 print(line)
         return PASS
-    lock = None
-    if args.lock:
-        lock, status = held_lock(command, args.lock)
-        if status is not None:
-            return status
+    lock, status = held_lock(command, args.lock)
+    if status is not None:
+        return status
     try:
         with checked_release(args.location, args.tag, history=history, lock=lock) as checked:
             result = checked.check
@@ -325,11 +323,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
         return IO
-    lock = None
-    if args.lock:
-        lock, status = held_lock(command, args.lock)
-        if status is not None:
-            return status
+    lock, status = held_lock(command, args.lock)
+    if status is not None:
+        return status
     try:
         built = build(args.location, args.tag, history=history, lock=lock)
     except (LocationError, CardUnreadable) as exc:

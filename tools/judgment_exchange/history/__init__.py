@@ -31,22 +31,4 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = [
-    "CHECKED",
-    "CODES",
-    "NO_RELEASES",
-    "CurrentEntry",
-    "HistoricalRow",
-    "HistoryResult",
-    "ObjectStore",
-    "Release",
-    "ReleaseTree",
-    "Tags",
-    "artifact_refusals",
-    "check_history",
-    "history_artifact_refusals",
-    "list_releases",
-    "previous_releases",
-    "read_history",
-    "release_key",
-]
+__all__ = sorted(_FROM)

@@ -272,9 +272,10 @@ INERT = frozenset(" \t\r\n[]{},:")
 def inert(text: str) -> bool:
     """Whether the text holds only INERT characters (an empty manifest `[]`; issue #20: such a text is not
     given to the engine, whose import is most of an empty catalog's check)."""
-    return len(text) <= _INERT_MAX and not text.strip("".join(INERT))
+    return len(text) <= _INERT_MAX and not text.strip(_INERT_CHARACTERS)
 
 
+_INERT_CHARACTERS = "".join(sorted(INERT))
 _INERT_MAX = 4096  # a longer text is scanned whatever it holds: the short cut is for the smallest files
 
 
