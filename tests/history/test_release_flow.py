@@ -18,13 +18,11 @@ import git
 import pytest
 import yaml
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
 from judgment_exchange.repository.release import make_release
-from judgment_exchange.tree import WorkingTree
 
-from ..support.gitrepo import GitRepo, git_identity
+from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
 
 WORKFLOW = Path(__file__).resolve().parents[2] / ".github" / "workflows" / "release.yml"
 
@@ -36,27 +34,17 @@ def identity(monkeypatch) -> None:
 
 @pytest.fixture
 def catalog(tmp_path: Path) -> GitRepo:
-    """An empty catalog (manifest [] and ledger []) with releases v0.1.0 and v0.2.0 made by the command."""
-    repo = GitRepo(tmp_path / "catalog")
-    repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
-    assert make_release(str(repo.path), "v0.1.0").status == 0
-    repo.git("commit", "-q", "--allow-empty", "-m", "work")
-    assert make_release(str(repo.path), "v0.2.0").status == 0
-    return repo
-
-
-def _gate(repo: GitRepo, **kw):
-    return check_catalog(WorkingTree(str(repo.path)), GateOptions(repository=str(repo.path), **kw))
+    return two_releases(tmp_path / "catalog")
 
 
 def test_gate_passes_a_catalog_released_by_the_command(catalog) -> None:
-    report = _gate(catalog)
+    report = gate_on(catalog)
     assert (report.refusals, report.history) == ([], "checked")
 
 
 def test_deleted_release_tag_fails_the_gate_not_no_releases(catalog) -> None:
     catalog.git("tag", "-d", "v0.1.0")
-    report = _gate(catalog)
+    report = gate_on(catalog)
     assert ([r.code for r in report.refusals], report.history) == (["release-tag-missing"], "checked")
 
 

@@ -10,14 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
 from judgment_exchange.history import check_history
 from judgment_exchange.repository.release import make_release
-from judgment_exchange.tree import WorkingTree
 
-from ..support.gitrepo import GitRepo, git_identity
+from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
 
 
 @pytest.fixture(autouse=True)
@@ -27,17 +25,7 @@ def identity(monkeypatch) -> None:
 
 @pytest.fixture
 def catalog(tmp_path: Path) -> GitRepo:
-    """An empty catalog (manifest [] and ledger []) with v0.1.0 and v0.2.0 made by `exchange release`."""
-    repo = GitRepo(tmp_path / "catalog")
-    repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
-    assert make_release(str(repo.path), "v0.1.0").status == 0
-    repo.git("commit", "-q", "--allow-empty", "-m", "work")
-    assert make_release(str(repo.path), "v0.2.0").status == 0
-    return repo
-
-
-def _check(repo: GitRepo, **kw):
-    return check_catalog(WorkingTree(str(repo.path)), GateOptions(repository=str(repo.path), **kw))
+    return two_releases(tmp_path / "catalog")
 
 
 def _notes_naming(notes: list[str], tag: str) -> list[str]:
@@ -54,7 +42,7 @@ def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: GitRe
     assert exchange(["release-check", str(catalog.path), "v0.2.0"]) == 0
     assert "v0.3.0" in capsys.readouterr().out
     # the catalog's own gate for that release (the release workflow's `exchange check --release-tag`)
-    report = _check(catalog, release_tag="v0.2.0")
+    report = gate_on(catalog, release_tag="v0.2.0")
     assert ([r.code for r in report.refusals], report.history) == ([], "checked")
     assert len(_notes_naming(report.notes, "v0.3.0")) == 1, report.notes
     assert exchange(["check", "--catalog", str(catalog.path), "--release-tag", "v0.2.0"]) == 0
@@ -65,7 +53,7 @@ def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: GitRe
 
 def test_near_miss_the_stray_tag_still_fails_a_check_of_main_without_a_release_tag(catalog: GitRepo) -> None:
     catalog.git("tag", "v0.3.0", "v0.2.0^{commit}")
-    report = _check(catalog)
+    report = gate_on(catalog)
     assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
     assert "v0.3.0" in report.refusals[0].detail
     assert exchange(["check", "--catalog", str(catalog.path)]) == 1
@@ -76,7 +64,7 @@ def test_near_miss_a_stray_tag_below_the_release_is_still_refused(catalog: GitRe
     result = release_check(str(catalog.path), "v0.2.0")
     assert [r.code for r in result.report.refusals] == ["release-tag-unrecorded"]
     assert "v0.1.5" in result.report.refusals[0].detail
-    report = _check(catalog, release_tag="v0.2.0")
+    report = gate_on(catalog, release_tag="v0.2.0")
     assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
 
 
@@ -109,8 +97,8 @@ def test_a_higher_tag_off_main_is_ignored_without_a_refusal(catalog: GitRepo) ->
     catalog.git("tag", "v0.3.0")
     catalog.git("switch", "-q", "main")
     assert release_check(str(catalog.path), "v0.2.0").report.refusals == []
-    assert _check(catalog, release_tag="v0.2.0").refusals == []
-    assert _check(catalog).refusals == []  # off main: noted, never refused (as before)
+    assert gate_on(catalog, release_tag="v0.2.0").refusals == []
+    assert gate_on(catalog).refusals == []  # off main: noted, never refused (as before)
 
 
 # --- a catalog without a ledger: its releases are main's tags -------------------------------------

@@ -16,6 +16,7 @@ from judgment_exchange.cli import main
 
 from ..support.catalog import CatalogBuilder
 from .exports import NAMES, blank_entry, profiles_bytes, run_bytes, run_json, write_export
+from .test_from_run import fill_human_parts  # what a contributor writes by hand
 from .versions import audit_line, built, textual, valued
 
 VERSIONS = (2, 3, 4, 5)
@@ -39,16 +40,6 @@ def tree(root: Path) -> dict[str, bytes]:
             path = os.path.join(folder, file)
             files[os.path.relpath(path, root)] = Path(path).read_bytes()
     return files
-
-
-def fill_human_parts(entry: Path) -> None:
-    """What a contributor writes by hand: title, author and README.md."""
-    path = entry / "entry.json"
-    value = json.loads(path.read_bytes())
-    value["title"], value["author"] = "Vendor screening from the records database", "acme-data"
-    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (entry / "README.md").write_text("# Vendor screening\n\nReads a vendor record into the intake facts.\n",
-                                     encoding="utf-8")
 
 
 def said_of_the_version(out: str, name: str, version: int) -> None:

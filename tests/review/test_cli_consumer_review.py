@@ -18,7 +18,7 @@ from judgment_exchange.consumer import upgrade_diff
 from judgment_exchange.tree import GitTree
 
 from ..support.catalog import CatalogBuilder
-from ..support.gitrepo import GitRepo, files_of
+from ..support.gitrepo import GitRepo, files_of, runner_releases
 
 NO_WORK = dict(replay=False, scan=False)
 
@@ -33,16 +33,7 @@ def run(argv: list[str], capsys) -> tuple[int, str, str]:
 
 @pytest.fixture
 def released(tmp_path):
-    """v0.1.0: the empty manifest; v0.2.0: one Runner entry (annotated tag)."""
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    work.add_runner_entry()
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0", annotated=True)
-    return repo
+    return runner_releases(tmp_path)
 
 
 # 1. interfaces.md: "--entry ID ... check only this entry"; "Exit 0: no refusal" — an id that names no

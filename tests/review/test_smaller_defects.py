@@ -20,7 +20,7 @@ from judgment_exchange.consumer.lock import normal_location
 from judgment_exchange.repository.release import make_release
 
 from ..support.catalog import CatalogBuilder, pretty
-from ..support.gitrepo import GitRepo, files_of, git_identity
+from ..support.gitrepo import GitRepo, files_of, git_identity, runner_releases
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_A_CATALOG = "is not a catalog: it holds neither manifest.json nor entries/"
@@ -28,25 +28,16 @@ MAINTAINERS_FIX = "Delete the tag and tag the release commit"
 MOVED_FIX = "Do not import it: a release tag is never moved"
 
 
+@pytest.fixture
+def released(tmp_path: Path) -> GitRepo:
+    return runner_releases(tmp_path)
+
+
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
     """The command in-process; an exception escaping main() is itself the failure (never a traceback)."""
     rc = main(argv)
     out = capsys.readouterr()
     return rc, out.out, out.err
-
-
-@pytest.fixture
-def released(tmp_path: Path) -> GitRepo:
-    """v0.1.0: the empty manifest; v0.2.0 (annotated): one Runner entry."""
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    work.add_runner_entry()
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0", annotated=True)
-    return repo
 
 
 @pytest.fixture

@@ -106,3 +106,40 @@ def git_identity(environ, name: str = "Release Test", email: str = "release-test
     for who in ("AUTHOR", "COMMITTER"):
         environ.setenv(f"GIT_{who}_NAME", name)
         environ.setenv(f"GIT_{who}_EMAIL", email)
+
+
+def two_releases(root: Path) -> GitRepo:
+    """An empty catalog (manifest [] and ledger []) at `root` with releases v0.1.0 and v0.2.0 made by
+    `exchange release` (`git_identity` set first)."""
+    from judgment_exchange.repository.release import make_release
+
+    repo = GitRepo(root)
+    repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
+    assert make_release(str(repo.path), "v0.1.0").status == 0
+    repo.git("commit", "-q", "--allow-empty", "-m", "work")
+    assert make_release(str(repo.path), "v0.2.0").status == 0
+    return repo
+
+
+def gate_on(repo: GitRepo, **options):
+    """The whole gate on the repository's working tree, its history read from the repository."""
+    from judgment_exchange.catalog.gate import GateOptions, check_catalog
+    from judgment_exchange.tree import WorkingTree
+
+    return check_catalog(WorkingTree(str(repo.path)), GateOptions(repository=str(repo.path), **options))
+
+
+def runner_releases(tmp_path: Path) -> GitRepo:
+    """v0.1.0: the empty manifest; v0.2.0 (an annotated tag): one Runner entry. The repository is
+    `tmp_path/repo`, the catalog built in `tmp_path/work`."""
+    from .catalog import CatalogBuilder
+
+    repo = GitRepo(tmp_path / "repo")
+    work = CatalogBuilder(tmp_path / "work")
+    repo.snapshot(files_of(work.root))
+    repo.tag("v0.1.0")
+    work.add_runner_entry()
+    work.write_manifest()
+    repo.snapshot(files_of(work.root))
+    repo.tag("v0.2.0", annotated=True)
+    return repo
