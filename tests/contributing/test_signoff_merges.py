@@ -199,6 +199,33 @@ def test_near_miss_signed_off_conflict_resolution_passes(setup, capsys):
     assert code == 0 and (report["commits"], report["merges"]) == (2, 0)
 
 
+def _unrelated_merge(clone, base, *merge_options):
+    """topic merges, as git merge --allow-unrelated-histories does, a signed-off root commit of its own."""
+    git(clone, "switch", "-q", "--orphan", "other")
+    (clone / "other.txt").write_text("other\n")
+    commit(clone, "Another root")
+    git(clone, "switch", "-q", "-c", "topic", base)
+    git(clone, "merge", "-q", "--no-edit", "--allow-unrelated-histories", *merge_options, "other")
+    return git(clone, "rev-parse", "HEAD")
+
+
+def test_attack_unsigned_merge_of_unrelated_histories_is_checked(setup, capsys):
+    """git merge-tree --write-tree refuses unrelated histories (exit 128): no clean merge is known."""
+    _, clone, base = setup
+    merge = _unrelated_merge(clone, base)
+    assert _clean_merge_tree(clone, merge)[0] not in (0, 1)
+    code, report = _json(clone, base, capsys)
+    assert code == 1 and [r["commit"] for r in report["refusals"]] == [merge]
+    assert "cannot compute the clean merge" in report["refusals"][0]["detail"]
+
+
+def test_near_miss_signed_off_merge_of_unrelated_histories_passes(setup, capsys):
+    _, clone, base = setup
+    _unrelated_merge(clone, base, "--signoff")
+    code, report = _json(clone, base, capsys)
+    assert code == 0 and (report["commits"], report["merges"]) == (2, 0)
+
+
 # --- a git older than 2.38: every merge is checked ----------------------------------------------------
 
 @pytest.fixture

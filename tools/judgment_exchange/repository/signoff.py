@@ -212,8 +212,9 @@ def git_version(repo) -> tuple[int, ...]:
 def merge_change(repo, text: CommitText, merge_tree: bool) -> str | None:
     """Why a merge commit carries change (a WHY_CHECKED key), or None for a clean merge of two parents:
     its tree is exactly what `git merge-tree --write-tree P1 P2` writes (exit 0, the tree id on its
-    first line). `merge_tree` is False for a git older than MERGE_TREE_SINCE: every merge then carries
-    change (the conservative answer)."""
+    first line; git writes that tree's objects to the object database, nothing else). `merge_tree` is
+    False for a git older than MERGE_TREE_SINCE: every merge then carries change (the conservative
+    answer)."""
     if text.parents > 2:
         return OCTOPUS
     if not merge_tree:
