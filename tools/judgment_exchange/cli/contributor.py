@@ -73,20 +73,21 @@ def committed_tree(repository: str, rev: str):
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    """exchange signoff: a DCO sign-off on every non-merge commit in BASE..HEAD (repository/signoff.py)."""
+    """exchange signoff: a DCO sign-off on every commit that carries change in BASE..HEAD, or BASE..REV
+    with --head REV (repository/signoff.py)."""
     from ..repository.pullrequest import BaseUnresolved
-    from ..repository.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
+    from ..repository.signoff import HeadUnborn, HeadUnresolved, RepositoryUnreadable, check_signoff
     from ..codes import fix_text
 
     catalog = catalog_dir(args, "signoff")
     if catalog is None:
         return IO
     try:
-        report = check_signoff(catalog, args.base)
+        report = check_signoff(catalog, args.base, args.head)
     except RepositoryUnreadable as exc:
         print(f"exchange signoff: {safe(exc)}", file=sys.stderr)
         return IO
-    except (BaseUnresolved, HeadUnborn) as exc:
+    except (BaseUnresolved, HeadUnborn, HeadUnresolved) as exc:
         print(f"exchange signoff: {'--base auto: ' if isinstance(exc, BaseUnresolved) else ''}{safe(exc)}",
               file=sys.stderr)
         return USAGE
@@ -109,7 +110,8 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     for code in dict.fromkeys(refusal.code for refusal, _ in report.refusals):
         print(f"  fix ({code}): {fix_text(code)}")
     if report.base and any(commit for _, commit in report.refusals):
-        print(f"  here: git rebase --signoff {report.base} && git push --force-with-lease")
+        print(f"  here: git reset --soft $(git merge-base {report.base} HEAD) && git commit -s && "
+              "git push --force-with-lease")
     print(f"result: {'pass' if report.passed else f'fail ({len(report.refusals)} refusal(s))'}")
     return PASS if report.passed else REFUSED
 
@@ -355,6 +357,8 @@ def register(sub) -> None:
     signoff = sub.add_parser("signoff", help="a DCO Signed-off-by on every commit of BASE..HEAD (RFC 0019 §6)")
     signoff.add_argument("--base", metavar="REV", required=True,
                          help="the pull request's base; 'auto' is the merge base with the upstream default branch")
+    signoff.add_argument("--head", metavar="REV", help="the pull request's head commit, read as objects "
+                         "(default: HEAD; with a named --base only)")
     signoff.add_argument("--catalog", help="the catalog's repository (default: the one holding manifest.json)")
     signoff.add_argument("--format", choices=("text", "json", "github"), default="text")
     signoff.set_defaults(run=cmd_signoff)
