@@ -144,12 +144,25 @@ def audit_lines(document_data: bytes, files: dict[str, bytes], records: list[tup
                                   preparation=files["preparation.json"], acquisitions=files.get("sources.json"),
                                   binding=files.get("binding.json"), record=line))
         if isinstance(answer, Reading):
-            lines.append(f"audit record ({label}): binding {answer.binding}")
+            lines.append(f"audit record ({label}): binding {answer.binding}: {BINDING_SAID.get(answer.binding, '')}")
         elif isinstance(answer, Found):
-            lines.append(f"audit record ({label}): finding {answer.code}")
+            lines.append(f"audit record ({label}): finding {answer.code}: {RECORD_FINDING}")
         else:
-            lines.append(f"audit record ({label}): refusal {answer.code}")
+            lines.append(f"audit record ({label}): refusal {answer.code}: {RECORD_FINDING}")
     return lines
+
+
+BINDING_SAID = {
+    "matches": "the run's audit record holds this preparation's facts and evidence and is bound to its digest "
+               "(dialect §11): the recording is tied to the run; nothing to do",
+    "absent": "the run's audit record holds this preparation's facts and evidence but carries no binding to it (the "
+              "Runner wrote none; dialect §11 checks a binding only where one is given); nothing to do: the fixture "
+              "is held by its digests",
+}
+"""What each binding answer means for the contributor (issue #26 item 6: `binding absent` was unexplained)."""
+
+RECORD_FINDING = ("the run's own audit record does not agree with the recorded preparation (a report, never a "
+                  "refusal: the fixture is written; tell the reviewer, docs/recording.md)")
 
 
 def plan(document_data: bytes, document: Any, recording: Recording, profiles: bytes, name: str,
