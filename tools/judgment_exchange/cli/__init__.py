@@ -13,6 +13,7 @@ import sys
 from typing import Sequence
 
 from . import conformance, consumer, contributor, maintainer
+from . import common
 from .common import IO, PASS, REFUSED, USAGE, Parser
 from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
 
@@ -54,7 +55,41 @@ def _dispatch(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    return args.run(args)
+    if getattr(args, "format", None) != "json":
+        return args.run(args)
+    return _run_json(args)
+
+
+class _Said:
+    """Standard error, written through, keeping what the command says on it (`_run_json`)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def _run_json(args) -> int:
+    """A command with `--format json`, which writes exactly one JSON object on standard output whatever its
+    exit status: one that exits 4 (an I/O failure, said in one line on standard error) without having
+    written its object gets `common.io_failure_json`, holding that line (docs/reports.md, "Exit 4"). Every
+    command with --format json gets this here, so none repeats it."""
+    said = _Said(sys.stderr)
+    before = common.emitted()
+    sys.stderr = said
+    try:
+        status = args.run(args)
+    finally:
+        sys.stderr = said.stream
+    if status == IO and common.emitted() == before:
+        common.emit_json(common.io_failure_json(args.command, "".join(said.parts)))
+    return status
 
 
 def _closed_pipe(status: int) -> int:

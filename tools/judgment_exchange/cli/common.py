@@ -76,9 +76,25 @@ def safe(text: object) -> str:
     return escape(str(text))
 
 
+_EMITTED = [0]  # how many objects emit_json wrote in this process (io_failure_json: was one written?)
+
+
 def emit_json(value: dict) -> None:
     """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
+    _EMITTED[0] += 1
+
+
+def emitted() -> int:
+    """How many JSON objects emit_json has written in this process."""
+    return _EMITTED[0]
+
+
+def io_failure_json(command: str, said: str) -> dict:
+    """The one JSON object of `--format json` when a command exits 4 (an I/O failure: it could not read or
+    write what it was pointed at; docs/reports.md, "Exit 4"): the command and the line it said on standard
+    error, which is already safe for a terminal (`safe`)."""
+    return {"result": "error", "status": IO, "command": f"exchange {command}", "detail": said.strip()}
 
 
 def resolve_base(command: str, base: str | None, catalog: str):
