@@ -15,11 +15,13 @@ The matrix (docs/reports.md, "A file of the wrong kind", says which outcome each
   one path: root ignores mode bits)}.
 - **Commit readers** — `release` (HEAD's committed tree), `check --commit`, `release-check`, `show`,
   `index`, `upgrade-diff` (the target; and the release being left, for the files it reads of it) × {a tree
-  (a blob for `entries`), a symlink, a gitlink, missing}, each made with `git update-index --cacheinfo`.
+  (a blob for `entries`), a symlink, a gitlink, missing}, each commit written by `git fast-import` (modes
+  040000, 120000 and 160000, or the path deleted) on the release v0.1.0.
 - **The files**: the catalog's own — `manifest.json`, `releases.json`, `skips.json`, `verifier-pin.json`,
-  `entries/` and an entry's `entry.json` — wherever the command reads them (`fix` and `manifest` read
-  manifest.json, entries/ and entry.json; `check --no-history` and the release being left do not read
-  releases.json, skips.json or verifier-pin.json), and the lock file.
+  `entries/` and an entry's `entry.json` — wherever the command reads them: `fix` and `manifest` read
+  manifest.json, entries/ and entry.json; `check --no-history` does not read releases.json; of the release
+  it leaves, `upgrade-diff` reads manifest.json and the entries' directories (an entry.json of another kind
+  there is listed by its type, as any file of that release). And the lock file.
 
 Each cell's outcome is stated by hand below: a named refusal (exit 1, the JSON report whole: one object
 naming the code at the file's path) or exit 4 (one line on standard error and, with `--format json`,

@@ -60,8 +60,8 @@ def _dispatch(argv: list[str]) -> int:
     return _run_json(args)
 
 
-class _Said:
-    """Standard error, written through, keeping what the command says on it (`_run_json`)."""
+class _Kept:
+    """A text stream written through, keeping what was written to it (`_run_json`)."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
@@ -71,24 +71,27 @@ class _Said:
         self.parts.append(text)
         return self.stream.write(text)
 
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
     def __getattr__(self, name: str):
         return getattr(self.stream, name)
 
 
 def _run_json(args) -> int:
     """A command with `--format json`, which writes exactly one JSON object on standard output whatever its
-    exit status: one that exits 4 (an I/O failure, said in one line on standard error) without having
-    written its object gets `common.io_failure_json`, holding that line (docs/reports.md, "Exit 4"). Every
-    command with --format json gets this here, so none repeats it."""
-    said = _Said(sys.stderr)
-    before = common.emitted()
-    sys.stderr = said
+    exit status: one that exits 4 (an I/O failure, said in one line on standard error) having written
+    nothing on standard output gets `common.io_failure_json`, holding that line (docs/reports.md, "A file of
+    the wrong kind"). Every command with --format json gets it here, so none repeats it."""
+    out, err = _Kept(sys.stdout), _Kept(sys.stderr)
+    sys.stdout, sys.stderr = out, err
     try:
         status = args.run(args)
     finally:
-        sys.stderr = said.stream
-    if status == IO and common.emitted() == before:
-        common.emit_json(common.io_failure_json(args.command, "".join(said.parts)))
+        sys.stdout, sys.stderr = out.stream, err.stream
+    if status == IO and not "".join(out.parts):
+        common.emit_json(common.io_failure_json(args.command, "".join(err.parts)))
     return status
 
 

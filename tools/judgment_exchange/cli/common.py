@@ -76,18 +76,9 @@ def safe(text: object) -> str:
     return escape(str(text))
 
 
-_EMITTED = [0]  # how many objects emit_json wrote in this process (io_failure_json: was one written?)
-
-
 def emit_json(value: dict) -> None:
     """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
-    _EMITTED[0] += 1
-
-
-def emitted() -> int:
-    """How many JSON objects emit_json has written in this process."""
-    return _EMITTED[0]
 
 
 def io_failure_json(command: str, said: str) -> dict:
