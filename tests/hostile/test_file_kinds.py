@@ -13,7 +13,8 @@ The matrix (docs/reports.md, "A file of the wrong kind", says which outcome each
   `show`, `upgrade-diff`, `index` with `--lock`) — × {directory (a regular file for `entries`), FIFO,
   symlink, character device (os.mknod, where allowed), permission denied (open and scandir patched for the
   one path: root ignores mode bits)}.
-- **Commit readers** — `release` (HEAD's committed tree), `check --commit`, `release-check`, `show`,
+- **Commit readers** — `release` (HEAD's committed tree), `check --commit` (alone, and with `--base` as the
+  trusted gate judges a pull request's head), `release-check`, `show`,
   `index`, `upgrade-diff` (the target; and the release being left, for the files it reads of it) × {a tree
   (a blob for `entries`), a symlink, a gitlink, missing}, each commit written by `git fast-import` (modes
   040000, 120000 and 160000, or the path deleted) on the release v0.1.0.
@@ -328,7 +329,8 @@ def held(expected: tuple, status: int, out: str, err: str, form: str) -> None:
 CHECK_MODES = {"check": [], "check --no-history": ["--no-history"], "check --base": ["--base", "main"],
                "check --release-tag": ["--release-tag", "v0.2.0"], "check --entry": ["--entry", "acme.vendors"]}
 LOCK_COMMANDS = ("release-check", "show", "upgrade-diff", "index")
-COMMIT_COMMANDS = ("check --commit", "release-check", "show", "index", "upgrade-diff", "upgrade-diff from", "release")
+COMMIT_COMMANDS = ("check --commit", "check --commit --base", "release-check", "show", "index", "upgrade-diff",
+                   "upgrade-diff from", "release")
 LOCK = "the lock file"
 NEAR = "regular"  # the near miss: the same command on regular files (one cell per command: the file is moot)
 
@@ -417,6 +419,8 @@ def _commit(world, tmp_path, capsys, file, kind, command) -> None:
     where = str(world.commits)
     target = "v1.0.0" if kind == NEAR else tag  # the near miss of upgrade-diff: two regular releases
     args = {"check --commit": ["check", "--catalog", where, "--commit", changed, "--format", "json"],
+            "check --commit --base": ["check", "--catalog", where, "--commit", changed, "--base", "v0.1.0",
+                                      "--format", "json"],  # the trusted gate on a pull request's head
             "release-check": ["release-check", where, tag, "--format", "json"],
             "show": ["show", where, tag, "--format", "json"],
             "index": ["index", where, tag, "--out", str(tmp_path / "index")],
@@ -424,6 +428,8 @@ def _commit(world, tmp_path, capsys, file, kind, command) -> None:
             "upgrade-diff from": ["upgrade-diff", where, tag, "v1.0.0", "--format", "json"]}[command]
     status, out, err = run(capsys, args)
     expected = left_outcome(file, kind) if command == "upgrade-diff from" else commit_outcome(file, kind)
+    if command == "check --commit --base" and (file, kind) == (SKIPS, "missing"):
+        expected = refused("skips-file-removed", SKIPS)  # a pull request keeps skips.json (docs/skips.md)
     held(expected, status, out, err, "text" if command == "index" else "json")
     if expected == PASS and command.startswith("upgrade-diff"):
         assert json.loads(out)["result"] == "changes"

@@ -12,8 +12,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import conformance, consumer, contributor, maintainer
-from . import common
+from . import common, conformance, consumer, contributor, maintainer
 from .common import IO, PASS, REFUSED, USAGE, Parser
 from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
 

@@ -83,8 +83,8 @@ def emit_json(value: dict) -> None:
 
 def io_failure_json(command: str, said: str) -> dict:
     """The one JSON object of `--format json` when a command exits 4 (an I/O failure: it could not read or
-    write what it was pointed at; docs/reports.md, "Exit 4"): the command and the line it said on standard
-    error, which is already safe for a terminal (`safe`)."""
+    write what it was pointed at; docs/reports.md, "A file of the wrong kind"): the command and the line it
+    said on standard error, which is already safe for a terminal (`safe`)."""
     return {"result": "error", "status": IO, "command": f"exchange {command}", "detail": said.strip()}
 
 

@@ -136,7 +136,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
 
     unreadable = [c for c in checks if not pinnable(c)]
     for c in unreadable:
-        codes = "; ".join(dict.fromkeys(f"{r.code}: {path_text(r.path or c.path)}" for r in c.refusals))  # what to fix
+        codes = "; ".join(dict.fromkeys(f"{r.code}: {safe(path_text(r.path or c.path))}" for r in c.refusals))
         print(f"exchange manifest: {safe(path_text(c.path))}: not an entry a row can pin (a readable entry.json with its "
               f"kind, under a directory named by an id); fix the entry first{f' (refused {codes})' if codes else ''}",
               file=sys.stderr)
