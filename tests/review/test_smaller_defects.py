@@ -267,8 +267,11 @@ def test_check_on_a_directory_that_is_not_a_catalog_is_exit_4(tmp_path, capsys):
     plain.mkdir()
     for extra in ([], ["--no-history"], ["--format", "json"]):
         rc, out, err = run(["check", "--catalog", str(plain), *extra], capsys)
-        assert rc == 4 and not out and NOT_A_CATALOG in err and "git fetch" not in err, (extra, out, err)
+        assert rc == 4 and NOT_A_CATALOG in err and "git fetch" not in err, (extra, out, err)
         assert "give --catalog the catalog's directory" in err
+        # --format json: one JSON object saying so (issue #25 item 5; docs/reports.md, "A file of the wrong kind")
+        assert json.loads(out) == {"result": "error", "status": 4, "command": "exchange check",
+                                   "detail": err.strip()} if extra == ["--format", "json"] else not out
     # near-miss: an empty new catalog is a catalog, and passes
     (plain / "manifest.json").write_bytes(b"[]\n")
     rc, out, err = run(["check", "--catalog", str(plain), "--no-history"], capsys)
