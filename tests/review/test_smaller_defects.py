@@ -371,3 +371,15 @@ def test_a_catalog_that_is_a_file_is_named_as_not_a_directory(tmp_path, capsys):
     assert rc == 4 and "not a directory (give the catalog's directory" in err and not out
     rc, out, err = run(["check", "--catalog", str(tmp_path / "nothing")], capsys)
     assert rc == 4 and "no such directory" in err  # the near miss
+
+
+def test_verify_usage_brackets_exactly_what_is_optional(capsys):
+    """Issue #26 item 6: the usage showed --acquisitions as required, while a missing one is not refused."""
+    import re
+
+    rc, out, err = run(["verify"], capsys)
+    missing = re.search(r"missing (.*)\n", err).group(1).split(", ")
+    usage = err.split("usage: ", 1)[1].splitlines()[0]
+    bracketed = set(re.findall(r"\[(--[a-z-]+)", usage))
+    plain = set(re.findall(r"(?<!\[)(--[a-z-]+)", usage))
+    assert rc == 3 and set(missing) == plain and "--acquisitions" in bracketed, (missing, usage)

@@ -438,6 +438,21 @@ class Outcome:
     lines: list[str]
 
 
+def pack_listed(entry: dict, recording: Recording) -> None:
+    """A run recorded under a pack digest the entry's `pack.digests` does not list is refused (issue #26 item 6:
+    it was accepted silently); an entry that names its packs by `versions` is not held here."""
+    from ..quoting import digest as shown
+
+    pack = entry.get("pack")
+    listed = pack.get("digests") if isinstance(pack, dict) else None
+    if not isinstance(listed, list) or recording.pack_digest in listed:
+        return
+    raise refuse("recording-pack-unlisted", f"the run was recorded under the pack digest "
+                 f"{shown(recording.pack_digest)} (run.json /release/packDigest), which entry.json's pack.digests "
+                 f"does not list ({len(listed)} listed): add it to pack.digests if the entry reads that pack "
+                 "release, then run the command again; nothing written")
+
+
 def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: str | None = None,
                 replace: bool = False) -> Outcome:
     """The whole of `exchange fixture add`; Stop on a refusal, a bad invocation or an I/O failure."""
@@ -446,6 +461,7 @@ def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: 
     catalog, rel = locate_entry(entry_dir)
     inputs = read_inputs(export, profiles)
     check = recordable(catalog, rel)
+    pack_listed(check.entry, inputs.recording)
     chosen = name if name is not None else default_name(inputs.recording)
     fixture_items(check.entry["fixtures"], Plan(chosen, {}, "", ""), replace)  # a name clash before the replay
     fixtures_dir = os.path.join(catalog, *rel.split("/"), "fixtures")
