@@ -214,6 +214,21 @@ def test_an_upgrade_key_the_locked_release_does_not_hold_is_refused(mirror, caps
     assert "the locked v0.1.0" in unknown["detail"]  # the valid key is named with the release holding it
 
 
+def test_the_locked_release_counts_toward_max_history_releases(mirror, capsys):
+    mirror.repo.git("branch", "-m", "main", "imported")
+    mirror.repo.git("checkout", "-q", "--orphan", "main")
+    files = mirror._catalog("fork", lambda b: b.add_named_recorded(NAMED))
+    files.pop("releases.json")  # tags alone on the fork: v0.1.5, then v0.2.0
+    for tag, readme in (("v0.1.5", b"# Fork\n"), ("v0.2.0", b"# Fork, again\n")):
+        mirror.repo.snapshot(files | {"README.md": readme}, tag)
+        mirror.repo.tag(tag)
+    rc, report = mirror.check(capsys, "v0.2.0", "--history", "1")  # v0.1.5 and the locked v0.1.0: two
+    assert rc == 1 and codes(report) == ["artifact-history-invalid"]
+    assert "2 previous releases, over the stated limit of 1" in report["refusals"][0]["detail"]
+    rc, report = mirror.check(capsys, "v0.2.0", "--history", "2")  # near miss
+    assert rc == 0 and report["history"] == "checked"
+
+
 def test_a_descending_upgrade_reads_the_locked_release_once_without_a_note(tmp_path, capsys):
     repo = GitRepo(tmp_path / "repo")  # tags alone, no ledger: the history is the tags on v0.2.0's first parents
     for tag, changed in (("v0.1.0", False), ("v0.2.0", True)):
