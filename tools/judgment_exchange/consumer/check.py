@@ -4,7 +4,9 @@ The release is the tag resolved to its commit (annotated tags peeled); every fil
 of that commit. The same gate as the catalog's CI runs on those bytes: the consumer relies on no
 catalog CI result. History is read when asked (up to maxHistoryReleases earlier releases); without
 it the report says `artifact-history-unchecked`, which is neither a refusal nor proof. Against a lock
-(lock.py) it refuses a moved tag, a lower tag and an entry changed without an upgrade note.
+(lock.py) it refuses a moved tag, a lower tag and an entry changed without an upgrade note, and holds
+the release to the locked release as a previous manifest, whatever its ancestry (`retained_of`; issue
+#25 item 3). Each entry's record is `pass` only when its checks ran (`entry_results`; item 4).
 """
 
 from __future__ import annotations
