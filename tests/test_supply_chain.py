@@ -1,6 +1,9 @@
-"""The pinned supply chain (issue #16 item 7; docs/dependencies.md): every action a workflow runs is pinned
-by a full commit with its version in a comment, and CI installs the gate's dependencies from a hash-pinned
-lock, then the package alone. Each checker here is a plain function, so the near-miss tests show it can fail.
+"""The pinned supply chain (issue #16 item 7, issue #24 item 2; docs/dependencies.md): every action a workflow
+runs is pinned by a full commit with its version in a comment, and every package is installed from a
+hash-pinned lock: the runtime lock (requirements.txt, the [project] dependencies alone) that the trusted jobs
+install beside the gate's wheel, the build lock (requirements-build.txt) the wheel is built with, and the
+development lock (requirements-dev.txt) .ci/run installs before the package alone. Each checker here is a
+plain function, so the near-miss tests show it can fail.
 
 The action pins are copied from shared/reference/actions-pins.md (confirmed there by the agreement of many
 public workflow files, not by resolving a tag: no machine here reaches GitHub). The copy is what a fresh clone
@@ -27,6 +30,11 @@ from .support.paths import REPO, SHARED
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
 LOCK = REPO / "requirements.txt"
 LOCK_INPUT = REPO / "requirements.in"
+BUILD_LOCK = REPO / "requirements-build.txt"
+BUILD_INPUT = REPO / "requirements-build.in"
+DEV_LOCK = REPO / "requirements-dev.txt"
+DEV_INPUT = REPO / "requirements-dev.in"
+LOCKS = {LOCK: LOCK_INPUT, BUILD_LOCK: BUILD_INPUT, DEV_LOCK: DEV_INPUT}
 PYPROJECT = REPO / "pyproject.toml"
 CI_RUN = REPO / ".ci" / "run"
 DEPENDABOT = REPO / ".github" / "dependabot.yml"
@@ -192,12 +200,21 @@ def _pyproject() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
 
 
+def runtime_requirements() -> list[Requirement]:
+    """pyproject.toml's [project] dependencies: what the runtime lock holds, and nothing else."""
+    return [Requirement(text) for text in _pyproject()["project"]["dependencies"]]
+
+
+def build_requirements() -> list[Requirement]:
+    """pyproject.toml's [build-system] requires: what the build lock holds."""
+    return [Requirement(text) for text in _pyproject()["build-system"]["requires"]]
+
+
 def declared_requirements() -> list[Requirement]:
     """pyproject.toml's dependencies, its `test` extra and its build backend's requirements."""
     project = _pyproject()
-    texts = [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["test"],
-             *project["build-system"]["requires"]]
-    return [Requirement(text) for text in texts]
+    return [*runtime_requirements(), *[Requirement(t) for t in project["project"]["optional-dependencies"]["test"]],
+            *build_requirements()]
 
 
 def coverage_problems(pins: dict[str, str], requirements: list[Requirement]) -> list[str]:
@@ -219,12 +236,33 @@ def _lock_with(*entries: str) -> str:
 H1, H2 = "--hash=sha256:" + "a" * 64, "--hash=sha256:" + "b" * 64
 
 
-def test_attack_unpinned_dependency_installed_in_ci():
-    """An unpinned or unhashed requirement installs whatever the index serves that day; the lock pins every
-    package CI installs to a version and to the hashes of its files, and covers everything the gate declares."""
-    pins, problems = read_lock(LOCK.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("lock, wanted", [(LOCK, runtime_requirements), (BUILD_LOCK, build_requirements),
+                                         (DEV_LOCK, declared_requirements)], ids=lambda v: getattr(v, "name", ""))
+def test_attack_unpinned_dependency_installed_in_ci(lock, wanted):
+    """An unpinned or unhashed requirement installs whatever the index serves that day; each lock pins every
+    package it installs to a version and to the hashes of its files, and covers what it is for."""
+    pins, problems = read_lock(lock.read_text(encoding="utf-8"))
     assert not problems, problems
-    assert not coverage_problems(pins, declared_requirements()), coverage_problems(pins, declared_requirements())
+    assert not coverage_problems(pins, wanted()), coverage_problems(pins, wanted())
+
+
+def test_attack_test_tool_adds_code_to_a_trusted_job():
+    """Issue #24 item 2: a trusted job installs the runtime lock and the build lock, never the development
+    lock; so the runtime lock holds the [project] dependencies and what they need, no test tool or linter."""
+    runtime, _ = read_lock(LOCK.read_text(encoding="utf-8"))
+    build, _ = read_lock(BUILD_LOCK.read_text(encoding="utf-8"))
+    for tool in ("pytest", "hypothesis", "check-jsonschema", "selenium", "zizmor", "setuptools"):
+        assert tool not in runtime, tool
+    assert set(build) == {"setuptools"}
+
+
+def test_the_development_lock_pins_the_runtime_locks_versions():
+    """The tests run the same versions a trusted job installs (requirements-dev.in constrains by the runtime
+    and build locks), so what the tests pass is what the gate runs."""
+    dev, _ = read_lock(DEV_LOCK.read_text(encoding="utf-8"))
+    for lock in (LOCK, BUILD_LOCK):
+        pins, _ = read_lock(lock.read_text(encoding="utf-8"))
+        assert {name: dev.get(name) for name in pins} == pins, lock.name
 
 
 def test_the_lock_reader_refuses_near_misses():
@@ -257,16 +295,28 @@ def _requirement_key(requirement: Requirement) -> tuple:
         str(requirement.marker or "")
 
 
-def test_the_lock_input_declares_what_pyproject_declares():
-    """requirements.in is pip-compile's (and Dependabot's) one input: the same requirements, same specifiers."""
-    lines = [re.sub(r"(^|\s)#.*$", "", line).strip() for line in LOCK_INPUT.read_text(encoding="utf-8").splitlines()]
-    lock_input = sorted(_requirement_key(Requirement(line)) for line in lines if line)
-    declared = sorted(_requirement_key(r) for r in declared_requirements())
-    assert lock_input == declared, "requirements.in and pyproject.toml differ: edit both, then refresh the lock"
+def _input_requirements(path) -> tuple[list, list[str]]:
+    """The requirements of a pip-compile input, and its `-c FILE` constraints."""
+    lines = [re.sub(r"(^|\s)#.*$", "", line).strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    constraints = [line.split(None, 1)[1] for line in lines if line.startswith("-c ")]
+    return sorted(_requirement_key(Requirement(line)) for line in lines if line and not line.startswith("-")), \
+        constraints
 
 
-def _lock_command() -> str:
-    lines = LOCK.read_text(encoding="utf-8").splitlines()
+@pytest.mark.parametrize("lock_input, wanted, constraints", [
+    (LOCK_INPUT, runtime_requirements, []), (BUILD_INPUT, build_requirements, []),
+    (DEV_INPUT, declared_requirements, ["requirements.txt", "requirements-build.txt"])], ids=lambda v: getattr(v, "name", ""))
+def test_the_lock_input_declares_what_pyproject_declares(lock_input, wanted, constraints):
+    """Each .in file is pip-compile's (and Dependabot's) input for its lock: the same requirements as
+    pyproject.toml, same specifiers."""
+    declared, given = _input_requirements(lock_input)
+    assert declared == sorted(_requirement_key(r) for r in wanted()), \
+        f"{lock_input.name} and pyproject.toml differ: edit both, then refresh the lock"
+    assert given == constraints
+
+
+def _lock_command(lock=LOCK) -> str:
+    lines = lock.read_text(encoding="utf-8").splitlines()
     header = "\n".join(lines[:next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))])
     assert "autogenerated by pip-compile with Python 3.11" in header, header
     commands = re.findall(r"^#\s+(pip-compile .*)$", header, re.M)
@@ -274,18 +324,20 @@ def _lock_command() -> str:
     return commands[0]
 
 
-def test_the_lock_is_pip_compiles_hashed_output_of_its_input():
-    """The header names the command; Dependabot pairs requirements.txt with requirements.in by its
-    --output-file and reruns it with the options the header shows."""
-    command = shlex.split(_lock_command())
-    for option in ("--generate-hashes", "--allow-unsafe", "--output-file=requirements.txt"):
+@pytest.mark.parametrize("lock", list(LOCKS), ids=lambda p: p.name)
+def test_the_lock_is_pip_compiles_hashed_output_of_its_input(lock):
+    """The header names the command; Dependabot pairs each .txt with its .in by its --output-file and reruns
+    it with the options the header shows."""
+    command = shlex.split(_lock_command(lock))
+    for option in ("--generate-hashes", "--allow-unsafe", f"--output-file={lock.name}"):
         assert option in command, command
-    assert command[-1] == "requirements.in", command
+    assert command[-1] == LOCKS[lock].name, command
 
 
 def test_the_docs_give_the_locks_command_and_every_dependency():
     docs = DOCS.read_text(encoding="utf-8")
-    assert _lock_command() in docs, "docs/dependencies.md does not give the lock's refresh command"
+    for lock in LOCKS:
+        assert _lock_command(lock) in docs, f"docs/dependencies.md does not give {lock.name}'s refresh command"
     for requirement in declared_requirements():
         assert f"`{requirement.name}" in docs, f"docs/dependencies.md does not say why {requirement.name} is here"
 
@@ -316,8 +368,8 @@ def pip_installs(script: str) -> list[list[str]]:
 
 
 def install_problems(installs: list[list[str]]) -> list[str]:
-    """Why these installs are not exactly: the lock with --require-hashes, then the package alone."""
-    forms = [["--require-hashes", "-r", "requirements.txt"], ["--no-deps", "--no-build-isolation", "-e", "."]]
+    """Why these installs are not exactly: the development lock with --require-hashes, then the package alone."""
+    forms = [["--require-hashes", "-r", "requirements-dev.txt"], ["--no-deps", "--no-build-isolation", "-e", "."]]
     shown = [" ".join(args) for args in installs]
     if len(installs) != 2:
         return [f"expected 2 pip installs (the lock, then the package), found {len(installs)}: {shown}"]
@@ -328,43 +380,28 @@ def install_problems(installs: list[list[str]]) -> list[str]:
     return problems
 
 
-def _workflow_jobs() -> Iterator[tuple[str, list[str]]]:
-    for path in WORKFLOWS:
-        workflow = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
-        for name, job in workflow["jobs"].items():
-            yield f"{path.name}:{name}", [step["run"] for step in job.get("steps", []) if "run" in step]
-
-
 def test_ci_run_installs_the_lock_then_the_package_alone():
     installs = pip_installs(CI_RUN.read_text(encoding="utf-8"))
     assert not install_problems(installs), install_problems(installs)
 
 
-def test_every_workflow_that_installs_the_gate_installs_from_the_lock():
-    installing = 0
-    for job, runs in _workflow_jobs():
-        installs = [args for run in runs for args in pip_installs(run)]
-        if installs:
-            installing += 1
-            assert not install_problems(installs), (job, install_problems(installs))
-    assert installing, "no workflow job installs the gate with pip"
-
-
 def test_the_install_check_refuses_near_misses():
-    good = ("python -m pip install --quiet --require-hashes -r requirements.txt\n"
+    good = ("python -m pip install --quiet --require-hashes -r requirements-dev.txt\n"
             "python -m pip install -q --no-deps --no-build-isolation -e .\n")
     assert install_problems(pip_installs(good)) == []
     near_misses = {
         "python -m pip install -e '.[test]'": "expected 2",
-        "pip install --require-hashes -r requirements.txt": "expected 2",
-        "pip install -r requirements.txt && pip install --no-deps --no-build-isolation -e .": "first: the lock",
-        "pip install --require-hashes -r requirements.txt; pip install -e .": "then: the package alone",
-        "pip install --require-hashes -r requirements.txt\npip install --no-deps -e .": "then: the package alone",
-        "pip install --no-deps --no-build-isolation -e . && pip install --require-hashes -r requirements.txt":
+        "pip install --require-hashes -r requirements-dev.txt": "expected 2",
+        "pip install -r requirements-dev.txt && pip install --no-deps --no-build-isolation -e .": "first: the lock",
+        "pip install --require-hashes -r requirements-dev.txt; pip install -e .": "then: the package alone",
+        "pip install --require-hashes -r requirements-dev.txt\npip install --no-deps -e .": "then: the package alone",
+        "pip install --no-deps --no-build-isolation -e . && pip install --require-hashes -r requirements-dev.txt":
             "first: the lock",
         good + "pip3 install requests": "expected 2",
-        "python -m pip install --require-hashes \\\n  -r requirements.txt requests\n"
+        "python -m pip install --require-hashes \\\n  -r requirements-dev.txt requests\n"
         "pip install --no-deps --no-build-isolation -e .": "first: the lock",
+        "pip install --require-hashes -r requirements.txt && pip install --no-deps --no-build-isolation -e .":
+            "first: the lock",
     }
     for script, reason in near_misses.items():
         problems = install_problems(pip_installs(script))

@@ -1,8 +1,8 @@
 """The release publishes its index (issue #18 item 3; docs/browse.md, "Published on release"): in
 .github/workflows/release.yml a `pages` job after the release job builds `exchange index` for the tag and
 deploys it to GitHub Pages, with `pages: write` and `id-token: write` on that job alone, its actions pinned
-by commit and the gate installed from the hash-pinned lock; the release job attaches index.json to the
-release. The checker is a plain function, so the near-miss test shows it can fail."""
+by commit and the gate installed as every trusted job installs it (tests/trust/workflow.py); the release job
+attaches index.json to the release. The checker is a plain function, so the near-miss test shows it can fail."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import shlex
 from ruamel.yaml import YAML
 
 from ..support.paths import REPO
-from ..test_supply_chain import ACTION_PINS, install_problems, pip_installs
+from ..test_supply_chain import ACTION_PINS
+from ..trust.workflow import job_problems
 
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
-INDEX = 'exchange index . "$TAG" --out site'
+INDEX = '"$RUNNER_TEMP/gate/bin/exchange" index "$CATALOG" "$TAG" --out site'
 PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "actions/configure-pages",
                  "actions/upload-pages-artifact", "actions/deploy-pages"]
 
@@ -63,26 +64,26 @@ def pages_problems(workflow: dict) -> list[str]:
             problems.append(f"{action}@{ref} is not the pinned commit {ACTION_PINS[action][0]}")
     upload = next((s for s in pages.get("steps", []) if s.get("uses", "").startswith("actions/upload-pages-artifact@")),
                   {})
-    if (upload.get("with") or {}).get("path") != "site":
+    if (upload.get("with") or {}).get("path") != "${{ runner.temp }}/site":
         problems.append("the uploaded artifact is not the index's directory, site")
-    installs = [args for run in _runs(pages) for args in pip_installs(run)]
-    problems += [f"pages: {p}" for p in install_problems(installs)]
+    problems += [f"pages: {p}" for p in job_problems("release.yml", "pages", pages)]
     runs = _runs(pages)
-    if INDEX not in runs:
+    if not any(INDEX in run for run in runs):
         problems.append(f"the pages job does not run `{INDEX}`")
     else:
         steps = pages["steps"]
-        built = next(i for i, s in enumerate(steps) if s.get("run", "").strip() == INDEX)
+        built = next(i for i, s in enumerate(steps) if INDEX in s.get("run", ""))
         uploaded = next((i for i, s in enumerate(steps) if s is upload), -1)
         if uploaded < built:
             problems.append("the index is uploaded before it is built")
     release_runs = _runs(release)
-    if INDEX not in release_runs:
+    indexed = [i for i, run in enumerate(release_runs) if INDEX in run]
+    if not indexed:
         problems.append(f"the release job does not run `{INDEX}`")
-    publish = [run for run in release_runs if run.startswith("gh release create")]
-    if len(publish) != 1 or "site/index.json" not in shlex.split(publish[0]):
+    publish = [i for i, run in enumerate(release_runs) if run.startswith("gh release create")]
+    if len(publish) != 1 or "site/index.json" not in shlex.split(release_runs[publish[0]]):
         problems.append("the release job does not attach site/index.json to the release")
-    elif INDEX in release_runs and release_runs.index(INDEX) > release_runs.index(publish[0]):
+    elif indexed and indexed[0] > publish[0]:
         problems.append("the release job builds the index after publishing the release")
     return problems
 
@@ -101,7 +102,7 @@ def test_the_pages_check_refuses_near_misses():
         return pages_problems(workflow)
 
     def step(workflow: dict, job: str, prefix: str) -> dict:
-        return next(s for s in workflow["jobs"][job]["steps"] if s.get("uses", s.get("run", "")).startswith(prefix))
+        return next(s for s in workflow["jobs"][job]["steps"] if prefix in s.get("uses", s.get("run", ""))[:200])
 
     near_misses = {
         "to every job": lambda w: w.update(permissions={"contents": "write", "pages": "write"}),
@@ -114,15 +115,15 @@ def test_the_pages_check_refuses_near_misses():
         "the pages job's actions": lambda w: w["jobs"]["pages"]["steps"].pop(-1),
         "not the index's directory": lambda w: step(w, "pages", "actions/upload-pages-artifact@").update(
             {"with": {"path": "."}}),
-        "pages: ": lambda w: step(w, "pages", "python -m pip").update(run="python -m pip install -e '.[test]'"),
-        "the pages job does not run": lambda w: step(w, "pages", "exchange index").update(
+        "pages: ": lambda w: step(w, "pages", "python -I -m venv").update(run="python -m pip install -e '.[test]'"),
+        "the pages job does not run": lambda w: step(w, "pages", "exchange\" index").update(
             run='exchange show . "$TAG"'),
         "does not attach site/index.json": lambda w: step(w, "release", "gh release create").update(
             run='gh release create "$TAG" --verify-tag --notes-file notes.md manifest.json'),
         "the release job does not run": lambda w: w["jobs"]["release"]["steps"].remove(
-            step(w, "release", "exchange index")),
+            step(w, "release", "exchange\" index")),
         "after publishing": lambda w: w["jobs"]["release"]["steps"].sort(
-            key=lambda s: s.get("run", "").startswith("exchange index")),  # the index step moved last
+            key=lambda s: INDEX in s.get("run", "")),  # the index step moved last
         "no pages job": lambda w: w["jobs"].pop("pages"),
     }
     for words, edit in near_misses.items():

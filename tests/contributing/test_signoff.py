@@ -1,7 +1,8 @@
 """`exchange signoff`: a DCO sign-off on every commit of a pull request (RFC 0019 §6; issue #9 item 7).
 
 What counts is written in CONTRIBUTING.md, "What CI runs": a `Signed-off-by: Name <email>` trailer in
-the message's trailer block (git's rule), naming the author's email; merge commits are not checked.
+the message's trailer block (git's rule), naming the author's email; a clean merge of two parents is not
+checked (which merges are: test_signoff_merges.py).
 """
 
 from __future__ import annotations
@@ -93,11 +94,12 @@ def test_signoff_finding_reasons():
     assert signoff_finding(f"Add\n\nSigned-off-by: {NAME} <{EMAIL}>\n", "") == NOT_AUTHOR
 
 
-def test_read_commit_counts_parents_and_takes_the_author_email():
+def test_read_commit_takes_tree_parents_and_the_author_email():
     raw = (b"tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent " + b"1" * 40 + b"\nparent " + b"2" * 40 +
            b"\nauthor A B <a@b.example> 1 +0000\ncommitter C <c@d.example> 1 +0000\n\nMerge\n\nbody\n")
     text = read_commit(raw)
     assert (text.parents, text.author_email, text.message) == (2, "a@b.example", "Merge\n\nbody\n")
+    assert (text.tree, text.parent_ids) == ("4b825dc642cb6eb9a060e54bf8d69288fbee4904", ("1" * 40, "2" * 40))
 
 
 # --- the command on throwaway repositories -------------------------------------------------------------
@@ -123,7 +125,7 @@ def test_commit_without_signoff_is_refused_by_its_id(clone, capsys):
     assert signed not in json.dumps(report["refusals"])
     code, out, _ = _run(clone, "--base", "auto", capsys=capsys)
     assert code == 1 and f"refused signoff-missing: commit {unsigned}" in out
-    assert "git rebase --signoff" in out
+    assert "here: git reset --soft $(git merge-base " in out and "git commit -s" in out
 
 
 def test_signoff_in_the_body_is_not_a_trailer(clone, capsys):
@@ -149,7 +151,7 @@ def test_malformed_signoff_is_refused(clone, capsys):
     assert code == 1 and "Name <email>" in report["refusals"][0]["detail"]
 
 
-def test_merge_commits_are_not_checked(clone, capsys):
+def test_clean_merge_commits_are_not_checked(clone, capsys):
     base = git(clone, "rev-parse", "HEAD")
     git(clone, "switch", "-q", "-c", "side")
     (clone / "side.txt").write_text("s\n")
@@ -176,7 +178,8 @@ def test_named_base(clone, capsys):
     assert _json(clone, capsys, "origin/main")[0] == 1
 
 
-def test_rebase_signoff_repairs_as_the_fix_says(clone, capsys):
+def test_rebase_signoff_repairs_a_linear_branch(clone, capsys):
+    """CONTRIBUTING.md's alternative on a branch without merges: it keeps the commits."""
     (clone / "a.txt").write_text("a\n")
     commit(clone, "Add a", signoff=False)
     assert _json(clone, capsys)[0] == 1

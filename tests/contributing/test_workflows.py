@@ -1,12 +1,11 @@
 """The workflows run the commands CONTRIBUTING.md's "What CI runs" names, so a contributor's local
 `--base auto` check and sign-off check are CI's (issue #9 item 7), and the gate that judges a pull request
-is the base's, from a workflow the pull request cannot edit (issue #16 item 1; docs/trust.md). (The schema
+is the base's, from a workflow the pull request cannot edit, on the head commit fetched as objects (issue #16
+item 1, issues #24 and #25; docs/trust.md). How each trusted job starts Python is tests/trust/. (The schema
 check of every workflow file is tests/test_workflows.py; the pins are tests/test_supply_chain.py.)
 """
 
 from __future__ import annotations
-
-import re
 
 from ruamel.yaml import YAML
 
@@ -26,21 +25,24 @@ def _triggers(workflow: dict) -> dict:
     return workflow.get("on", workflow.get(True))
 
 
-def _runs(name: str) -> list[str]:
-    """Each single-line `run:` command of a workflow file, in order."""
-    text = (WORKFLOWS / name).read_text(encoding="utf-8")
-    return [m.group(1).strip() for m in re.finditer(r"^\s*run:\s*(\S.*)$", text, re.MULTILINE) if m.group(1) != "|"]
+GATE = '"$RUNNER_TEMP/gate/bin/exchange"'
 
 
-def test_the_entries_workflow_runs_the_tests_and_on_a_push_the_gate():
-    """On a pull request ci.yml is the pull request's own (read from its merge commit): tests only."""
+def test_the_entries_workflow_runs_the_tests_and_on_a_push_the_gate_in_a_job_of_its_own():
+    """On a pull request ci.yml is the pull request's own (read from its merge commit): its tests job decides
+    nothing; the gate on a push is a job of its own, on a fresh runner (issue #24 item 2)."""
     workflow = _load("ci.yml")
     assert set(_triggers(workflow)) == {"push", "pull_request"}
-    assert _runs("ci.yml") == ["bash .ci/run", "exchange verifier fetch", "exchange check"]
-    steps = workflow["jobs"]["entries"]["steps"]
-    gate = [s for s in steps if s.get("run") in ("exchange verifier fetch", "exchange check")]
-    assert gate and all(s.get("if") == "github.event_name == 'push'" for s in gate)
-    assert not any("--base" in s.get("run", "") for s in steps)
+    assert workflow["permissions"] == {}
+    assert set(workflow["jobs"]) == {"tests", "gate"}
+    tests, gate = workflow["jobs"]["tests"], workflow["jobs"]["gate"]
+    assert [s["run"] for s in tests["steps"] if "run" in s] == ["bash .ci/run"]
+    assert "if" not in tests
+    assert gate["if"] == "github.event_name == 'push'" and "needs" not in gate
+    runs = [s["run"].strip() for s in gate["steps"] if "run" in s]
+    assert runs[-2:] == [f'{GATE} verifier fetch --catalog "$CATALOG"', f'{GATE} check --catalog "$CATALOG" --commit "$COMMIT"']
+    assert gate["steps"][-1]["env"] == {"CATALOG": "${{ github.workspace }}/catalog", "COMMIT": "${{ github.sha }}"}
+    assert not any("--base" in s.get("run", "") for s in gate["steps"])
 
 
 def _job_steps(job: dict) -> tuple[list[dict], list[dict]]:
@@ -49,37 +51,33 @@ def _job_steps(job: dict) -> tuple[list[dict], list[dict]]:
 
 
 def test_attack_pull_request_judges_itself_the_gate_workflow_has_the_boundarys_shape():
-    """The shape of issue #16 item 1: pull_request_target (the base's file), a read-only token, the base
-    commit checked out and installed from its lock, the head checked out elsewhere as data only without
-    credentials, and the base's commands run with the change as `--catalog`."""
+    """The shape of issue #16 item 1 and issues #24, #25: pull_request_target (the base's file), a read-only
+    token on each job, the base commit checked out without credentials, the gate built from the base
+    commit's own files, the pull request's head fetched into the base's clone as objects (never checked
+    out), and the base's commands judging the head commit."""
     workflow = _load("gate.yml")
     assert list(_triggers(workflow)) == ["pull_request_target"]
-    assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["permissions"] == {}
     assert set(workflow["jobs"]) == {"gate", "sign-off"}
-    commands = {"gate": 'exchange check --catalog change --base "$BASE" --format github',
-                "sign-off": 'exchange signoff --catalog change --base "$BASE" --format github'}
+    commands = {"gate": f'{GATE} check --catalog "$CATALOG" --commit "$HEAD" --base "$BASE" --format github',
+                "sign-off": f'{GATE} signoff --catalog "$CATALOG" --base "$BASE" --head "$HEAD" --format github'}
     for name, job in workflow["jobs"].items():
-        assert "permissions" not in job  # nothing wider than the workflow's read-only token
+        assert job["permissions"] == {"contents": "read"}
         uses, runs = _job_steps(job)
         checkouts = [s for s in uses if s["uses"].startswith("actions/checkout@")]
-        assert [c["with"]["path"] for c in checkouts] == ["base", "change"]
-        base, change = (c["with"] for c in checkouts)
-        assert base["ref"] == BASE_SHA and change["ref"] == HEAD_SHA
-        assert base["persist-credentials"] is False and change["persist-credentials"] is False
-        assert change["fetch-depth"] == 0
+        assert [c["with"]["path"] for c in checkouts] == ["base"]  # the head is never checked out
+        base = checkouts[0]["with"]
+        assert base["ref"] == BASE_SHA and base["persist-credentials"] is False and base["fetch-depth"] == 0
         install = next(s for s in runs if "pip install" in s["run"])
-        assert install["working-directory"] == "base"
-        assert "requirements.txt" in install["run"] and "--require-hashes" in install["run"]
-        # nothing runs inside the change, and the change appears only as the catalog the base's gate reads
-        assert all(s.get("working-directory") in (None, "base") for s in runs)
-        for step in runs:
-            words = step["run"].split()
-            assert all(w in ("change",) or "change/" not in w for w in words), step["run"]
-            if "change" in words:
-                assert words[words.index("change") - 1] == "--catalog", step["run"]
-        assert runs[-1]["run"] == commands[name] and runs[-1]["env"] == {"BASE": BASE_SHA}
+        assert install["env"] == {"SOURCE": "${{ github.workspace }}/base", "COMMIT": BASE_SHA}
+        fetch = next(s for s in runs if "fetch" in s["run"] and "refs/exchange/head" in s["run"])
+        assert fetch["env"]["HEAD"] == HEAD_SHA and "checkout" not in fetch["run"]
+        assert all(s.get("working-directory") == "${{ runner.temp }}" for s in runs)
+        assert runs[-1]["run"].strip() == commands[name]
+        assert runs[-1]["env"] == {"CATALOG": "${{ github.workspace }}/base", "BASE": BASE_SHA, "HEAD": HEAD_SHA}
     fetch = [s for s in _job_steps(workflow["jobs"]["gate"])[1] if "verifier fetch" in s["run"]]
-    assert [s["run"] for s in fetch] == ["exchange verifier fetch --catalog base"]  # the base's pin
+    assert [s["run"].strip() for s in fetch] == [f'{GATE} verifier fetch --catalog "$CATALOG"']  # the base's pin
+    assert fetch[0]["env"] == {"CATALOG": "${{ github.workspace }}/base"}
 
 
 def test_no_other_workflow_runs_on_pull_request_target_with_the_change():
@@ -96,9 +94,11 @@ def test_no_other_workflow_runs_on_pull_request_target_with_the_change():
 def test_contributing_names_the_same_commands():
     text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text[text.index("### What CI runs"):]
-    for command in ("exchange check --catalog change --base <the pull request's base commit> --format github",
+    for command in ("exchange check --catalog base --commit <the pull request's head commit> "
+                    "--base <the pull request's base commit> --format github",
                     "exchange check --base auto",
-                    "exchange signoff --catalog change --base <the pull request's base commit> --format github",
+                    "exchange signoff --catalog base --base <the pull request's base commit> "
+                    "--head <the pull request's head commit> --format github",
                     "exchange signoff --base auto", "bash .ci/run"):
         assert command in section, command
 

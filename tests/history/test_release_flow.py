@@ -1,8 +1,9 @@
 """`exchange release`, the gate, a consumer's release-check and the release workflow's own steps, on
 throwaway repositories (issue #10 items 1, 7; docs/releasing.md).
 
-The workflow's steps are run as written in .github/workflows/release.yml (their `run` text, in bash),
-in a clone that plays the CI checkout: the tag checked out, `origin` the pushed repository.
+The workflow's steps are run as written in .github/workflows/release.yml (their `run` text, in bash, by
+tests/trust/runner.py), in a layout that plays the runner's: the tag checked out into catalog/ of the
+workspace, `origin` the pushed repository, `$RUNNER_TEMP/gate/bin/exchange` the package under test.
 """
 
 from __future__ import annotations
@@ -82,44 +83,45 @@ def test_consumer_release_check_of_an_honest_release_passes(catalog) -> None:
 # --- the release workflow's steps, as written ---------------------------------------------------------
 
 
-def _steps() -> dict[str, str]:
-    jobs = yaml.safe_load(WORKFLOW.read_text())["jobs"]["release"]["steps"]
-    return {step["name"]: step["run"] for step in jobs if "run" in step}
+def _job() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text())["jobs"]["release"]
 
 
-def _step(prefix: str) -> str:
-    found = [run for name, run in _steps().items() if name.startswith(prefix)]
-    assert len(found) == 1, prefix
-    return found[0]
+def _named(job: dict, *prefixes: str) -> list[dict]:
+    steps = []
+    for prefix in prefixes:
+        found = [s for s in job["steps"] if "run" in s and s.get("name", "").startswith(prefix)]
+        assert len(found) == 1, prefix
+        steps += found
+    return steps
 
 
-def _workflow(upstream: GitRepo, tag: str, tmp_path: Path) -> tuple[int, str]:
-    """The tag-on-main step and the ledger step in a fresh CI-like clone at the tag; (status, output)."""
-    ci = tmp_path / "ci"
-    handle = git.Repo.clone_from(str(upstream.path), str(ci), no_checkout=True)
-    handle.git.checkout("-q", "--detach", f"refs/tags/{tag}")
-    handle.close()
-    env = dict(os.environ, TAG=tag, GITHUB_ENV=str(tmp_path / "github_env"),
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-    output = ""
-    for prefix in ("The tag resolves to a commit on main", "The tag is new"):
-        done = subprocess.run(["bash", "-e", "-c", _step(prefix)], cwd=ci, env=env, capture_output=True, text=True)
-        output += done.stdout + done.stderr
-        if done.returncode:
-            return done.returncode, output
-        for line in Path(env["GITHUB_ENV"]).read_text().splitlines() if Path(env["GITHUB_ENV"]).exists() else []:
-            key, _, value = line.partition("=")
-            env[key] = value
-    return 0, output
+CHECKS = ("The tag is in the release-tag grammar", "The tag is new")
+
+
+def _workflow(upstream: GitRepo, tag: str, tmp_path: Path, steps: tuple[str, ...] = CHECKS):
+    """The release job's steps named by `steps`, run as written on the pushed tag; (status, output, layout)."""
+    from ..trust.runner import Layout, clone_at, install_gate_under_test, run_steps
+
+    layout = Layout.make(tmp_path / "runner", os.path.realpath(sys.executable))
+    clone_at(upstream.path, layout, "catalog", f"refs/tags/{tag}")
+    install_gate_under_test(layout)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_"))}
+    job = _job()
+    done = run_steps(job, _named(job, *steps), layout, {"github.ref_name": tag}, env)
+    output = "".join(d.stdout + d.stderr for d in done)
+    return done[-1].returncode, output, layout
 
 
 def test_release_workflow_admits_a_release_made_by_the_command(catalog, tmp_path: Path) -> None:
-    assert _workflow(catalog, "v0.2.0", tmp_path) == (0, "")
+    status, out, _ = _workflow(catalog, "v0.2.0", tmp_path)
+    assert (status, "::error" in out) == (0, False), out
+    assert "v0.2.0 names" in out and "adds exactly its ledger row" in out
 
 
 def test_release_workflow_refuses_a_re_pushed_moved_tag(catalog, tmp_path: Path) -> None:
     catalog.git("tag", "-f", "-a", "-m", "moved", "v0.1.0", "v0.2.0^{commit}")
-    status, out = _workflow(catalog, "v0.1.0", tmp_path)
+    status, out, _ = _workflow(catalog, "v0.1.0", tmp_path)
     assert status == 1 and "existed before" in out
 
 
@@ -129,7 +131,7 @@ def test_release_workflow_refuses_a_tag_not_on_main(catalog, tmp_path: Path) -> 
     catalog.git("commit", "-q", "--allow-empty", "-m", "side work")
     catalog.git("tag", "v0.4.0")
     catalog.git("switch", "-q", "main")
-    status, out = _workflow(catalog, "v0.4.0", tmp_path)
+    status, out, _ = _workflow(catalog, "v0.4.0", tmp_path)
     assert status == 1 and "not on main" in out
 
 
@@ -147,45 +149,93 @@ def _hand_release(repo: GitRepo, tag: str) -> None:
 
 def test_release_workflow_admits_a_hand_made_release_commit_of_the_right_form(catalog, tmp_path: Path) -> None:
     _hand_release(catalog, "v0.3.0")  # the near miss of the refusals below: same form as the command's
-    assert _workflow(catalog, "v0.3.0", tmp_path) == (0, "")
+    status, out, _ = _workflow(catalog, "v0.3.0", tmp_path)
+    assert (status, "::error" in out) == (0, False), out
 
 
 def test_release_workflow_refuses_a_tag_below_an_existing_release(catalog, tmp_path: Path) -> None:
     _hand_release(catalog, "v0.1.5")
-    status, out = _workflow(catalog, "v0.1.5", tmp_path)
+    status, out, _ = _workflow(catalog, "v0.1.5", tmp_path)
     assert status == 1 and "no readable releases.json" in out  # the ledger's rows are in tag order
 
 
 def test_release_workflow_refuses_a_tag_below_an_existing_tag_on_main(catalog, tmp_path: Path) -> None:
     catalog.git("tag", "v0.9.0", "v0.2.0^{commit}~1")  # an unrecorded tag on main (the gate refuses it too)
     _hand_release(catalog, "v0.3.0")
-    status, out = _workflow(catalog, "v0.3.0", tmp_path)
+    status, out, _ = _workflow(catalog, "v0.3.0", tmp_path)
     assert status == 1 and "not above the existing release tags on main v0.9.0" in out
 
 
 def test_release_workflow_refuses_a_tagged_commit_without_its_ledger_row(catalog, tmp_path: Path) -> None:
     catalog.git("commit", "-q", "--allow-empty", "-m", "more")
     catalog.git("tag", "-a", "-m", "by hand", "v0.3.0")
-    status, out = _workflow(catalog, "v0.3.0", tmp_path)
+    status, out, _ = _workflow(catalog, "v0.3.0", tmp_path)
     assert status == 1 and "does not add exactly the ledger row of v0.3.0" in out
 
 
-def test_release_notes_list_every_entry_every_skip_and_the_reader(tmp_path: Path) -> None:
-    """The notes step, as written, on the gate's real JSON report of the demonstration catalog."""
+def _demo_release(tmp_path: Path) -> GitRepo:
+    """The demonstration catalog at the root of a repository, released as v0.1.0 by `exchange release`."""
+    import shutil
+
     demo = Path(__file__).resolve().parents[2] / "docs" / "demo-catalog"
-    gate = subprocess.run([sys.executable, "-m", "judgment_exchange", "check", "--catalog", str(demo), "--no-history",
-                           "--format", "json"], capture_output=True, text=True, check=False)
-    assert gate.returncode == 0, gate.stdout + gate.stderr
-    (tmp_path / "gate.json").write_text(gate.stdout, encoding="utf-8")
-    (tmp_path / "manifest.json").write_bytes((demo / "manifest.json").read_bytes())
-    summary = tmp_path / "summary.md"
-    env = dict(os.environ, TAG="v0.1.0", commit="0" * 40, GITHUB_STEP_SUMMARY=str(summary))
-    done = subprocess.run(["bash", "-e", "-c", _step("Release notes")], cwd=tmp_path, env=env,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    notes = (tmp_path / "notes.md").read_text(encoding="utf-8")
-    ids = [row["id"] for row in json.loads((demo / "manifest.json").read_bytes())]
+    root = tmp_path / "demo"
+    shutil.copytree(demo, root)
+    (root / "releases.json").write_bytes(b"[]\n")
+    repo = GitRepo(root)
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "the demonstration catalog")
+    outcome = make_release(str(root), "v0.1.0")
+    assert outcome.status == 0, outcome.lines
+    return repo
+
+
+def test_release_notes_list_every_entry_every_skip_and_the_reader(tmp_path: Path) -> None:
+    """The gate and notes step, as written, on a release of the demonstration catalog: the gate's JSON report
+    at the tagged commit, the verdict and the notes (`exchange release-notes`), into the step summary."""
+    repo = _demo_release(tmp_path)
+    status, out, layout = _workflow(repo, "v0.1.0", tmp_path, (*CHECKS, "The gate at the tagged commit"))
+    assert status == 0, out
+    notes = (layout.temp / "notes.md").read_text(encoding="utf-8")
+    ids = [row["id"] for row in json.loads((repo.path / "manifest.json").read_bytes())]
     assert len(ids) == 11 and all(f"- {i} (" in notes for i in ids), notes
+    assert notes.startswith(f"Catalog release v0.1.0 at commit {repo.rev('v0.1.0^{commit}')}.")
     assert "- kinds.intake-http-source / vendor-7: kind-unread: http (reader: bundled: judgment_exchange" in notes
     assert "Fixtures were replayed by bundled: judgment_exchange" in notes and "10 fixture(s)" in notes
-    assert summary.read_text(encoding="utf-8") == notes
+    assert (layout.temp / "_step_summary").read_text(encoding="utf-8") == notes
+
+
+def test_release_notes_refuse_a_release_the_gate_refuses(tmp_path: Path) -> None:
+    """The near miss: a refused gate report is the release's verdict: exit 1 with the refusal as an error
+    annotation, and no notes."""
+    repo = _demo_release(tmp_path)
+    report = tmp_path / "gate.json"
+    report.write_text(json.dumps({"result": "fail", "history": "checked", "refusals": [
+        {"code": "manifest-digest-mismatch", "detail": "a row's entryDigest differs"}]}))
+    done = subprocess.run([sys.executable, "-m", "judgment_exchange", "release-notes", "v0.1.0", "--catalog",
+                           str(repo.path), "--commit", repo.rev("v0.1.0^{commit}"), "--report", str(report)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and done.stdout.startswith("::error::the gate refused the release: "
+                                                           "manifest-digest-mismatch"), done.stdout
+    report.write_text(json.dumps({"result": "pass", "history": "skipped"}))
+    done = subprocess.run([sys.executable, "-m", "judgment_exchange", "release-notes", "v0.1.0", "--catalog",
+                           str(repo.path), "--commit", repo.rev("v0.1.0^{commit}"), "--report", str(report)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and "history: skipped" in done.stdout
+    report.write_text("not json")
+    done = subprocess.run([sys.executable, "-m", "judgment_exchange", "release-notes", "v0.1.0", "--catalog",
+                           str(repo.path), "--commit", "HEAD", "--report", str(report)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 4 and "Traceback" not in done.stderr
+
+
+def test_release_verify_says_what_it_could_not_read(tmp_path: Path, capsys) -> None:
+    """No repository, or no main to hold the tag to: exit 4 with one line, never a traceback."""
+    assert exchange(["release-verify", "v0.1.0", "--catalog", str(tmp_path)]) == 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a git repository" in err
+
+
+def test_release_verify_refuses_a_tag_outside_the_grammar(catalog, capsys) -> None:
+    assert exchange(["release-verify", "v01.0.0", "--catalog", str(catalog.path), "--main", "main"]) == 1
+    assert "not a release tag" in capsys.readouterr().out
+    assert exchange(["release-verify", "v0.2.0", "--catalog", str(catalog.path), "--main", "main"]) == 0  # near miss

@@ -21,13 +21,23 @@ from .repos import (HTTP, OTHER, OTHER_DIR, acknowledgement, acknowledgements, c
 GATE_FILES = ["tools/refusal.py", "tests/test_gate.py", "benchmarks/run.py", "conformance/consumer/cases.json",
               "docs/demo-catalog/manifest.json", "docs/codes.md", ".ci/run", ".github/workflows/gate.yml",
               ".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS", "pyproject.toml", "requirements.txt",
-              "requirements.in", "requirements.lock", "constraints.txt", "pylock.toml", "uv.lock", "setup.py",
-              "setup.cfg", "conftest.py", ".gitattributes", "docs/.gitattributes", "verifier-pin.json"]
-"""Every kind of gate file the issue names, written out by hand (item 2's list, and docs/trust.md's additions)."""
+              "requirements.in", "requirements-dev.txt", "requirements.lock", "constraints.txt", "pylock.toml",
+              "uv.lock", "setup.py", "setup.cfg", "conftest.py", ".gitattributes", "docs/.gitattributes",
+              "verifier-pin.json",
+              # issue #24: an allowlist, so every path nobody listed is the gate's
+              "pip/__init__.py", "pip/__main__.py", "json/__init__.py", "subprocess.py", "sitecustomize.py",
+              "pytest.ini", "tox.ini", "judgment_exchange/__init__.py", "docs/images/index.png", "docs/sub/page.md",
+              "docs/requirements.txt", "docs/.gitignore", "toolsx/a.py", "tests.md", "README.rst", "NOTICE",
+              ".pre-commit-config.yaml", "Makefile"]
+"""Every kind of gate file: item 2's list of issue #16 and docs/trust.md's additions, and (issue #24) paths
+nobody listed, written out by hand."""
 
 NOT_GATE = ["README.md", "CONTRIBUTING.md", "docs/trust.md", "docs/skips.md", "LICENSE", "entries/README.md",
-            "docs/demo-catalog.md", "toolsx/a.py", "tests.md", ".gitignore", "docs/requirements.txt"]
-"""Near-misses: documents, and names that only resemble a gate path (a prefix, a nested requirements file)."""
+            "docs/demo-catalog.md", ".gitignore", "manifest.json", "skips.json", "releases.json",
+            "entries/acme/vendors/entry.json", "entries/acme/vendors/fixtures/a/case.json", "entries/acme/stray.txt"]
+"""Near-misses: the documents (exactly README.md, CONTRIBUTING.md, LICENSE, .gitignore, entries/README.md and
+docs/*.md but docs/codes.md), the catalog's own files with their own rules, an entry's files, and a stray
+file under entries/ (the gate's own catalog-stray-file refuses it)."""
 
 
 @pytest.mark.parametrize("path", GATE_FILES)
@@ -43,8 +53,8 @@ def test_near_miss_documents_and_look_alikes_are_not_gate_files(path):
 def test_kinds_of_the_catalog_files():
     assert [kind_of(p) for p in ("entries/a/b/entry.json", "manifest.json", "skips.json", "releases.json",
                                  "verifier-pin.json", "tools/x.py", "entries/a/stray.txt", "entries/README.md",
-                                 "README.md")] == \
-        ["entry", "manifest", "skips", "ledger", "pin", "gate", "entries", "other", "other"]
+                                 "README.md", "pip/__main__.py", "docs/images/a.png", "entries")] == \
+        ["entry", "manifest", "skips", "ledger", "pin", "gate", "entries", "other", "other", "gate", "gate", "gate"]
 
 
 @pytest.fixture
@@ -83,6 +93,57 @@ def test_near_miss_a_gate_change_alone_passes(repo, path):
     report = check(root)
     assert report.passed, codes(report)
     assert report.touched == []
+    assert any(path in note and "the maintainers must review it" in note for note in report.notes), report.notes
+
+
+ROOT_SHADOWS = ["pip/__main__.py", "pytest.ini", "sitecustomize.py", "json/__init__.py", "subprocess.py"]
+"""Files that, merged at the root, run inside whatever starts Python there (issue #24)."""
+
+
+@pytest.mark.parametrize("path", ROOT_SHADOWS)
+def test_attack_root_pip_module_merged_as_a_document(repo, path):
+    """Issue #24: a pull request adding a root `pip/__main__.py` (or `pytest.ini`, `sitecustomize.py` …) was
+    a "document" to the pull-request rules, so it rode beside an entry unrefused. It is a gate file: beside
+    an entry it is gate-change-with-entry, naming it."""
+    root, git = repo
+    edit_readme(root)
+    _gate_edit(root, path)
+    commit(git)
+    report = check(root)
+    assert codes(report) == ["gate-change-with-entry"], codes(report)
+    assert path in report.refusals[0].detail
+
+
+@pytest.mark.parametrize("path", ROOT_SHADOWS)
+def test_attack_root_pip_module_alone_is_named_for_review(repo, path):
+    """Alone, the same file passes the gate (the gate does not judge a change to the gate) but the report
+    names it as a change the maintainers must review; CODEOWNERS owns it (test_codeowners.py)."""
+    root, git = repo
+    _gate_edit(root, path)
+    commit(git)
+    report = check(root)
+    assert report.passed, codes(report)
+    notes = [n for n in report.notes if "the maintainers must review it" in n]
+    assert len(notes) == 1 and path in notes[0], report.notes
+
+
+def test_near_miss_a_document_alone_is_not_named_for_review(repo):
+    root, git = repo
+    (root / "docs" / "new-guide.md").parent.mkdir(exist_ok=True)
+    (root / "docs" / "new-guide.md").write_text("# A guide\n")
+    commit(git)
+    report = check(root)
+    assert report.passed, codes(report)
+    assert not [n for n in report.notes if "the maintainers must review it" in n], report.notes
+
+
+def test_a_gate_path_outside_the_display_grammar_is_not_shown_in_the_note(repo):
+    root, git = repo
+    _gate_edit(root, "tools/AKIAIOSFODNN7EXAMPLE.py")
+    commit(git)
+    report = check(root)
+    assert not any("AKIAIOSFODNN7EXAMPLE" in n for n in report.notes), report.notes
+    assert any("tools/<a name of 23 characters>" in n for n in report.notes), report.notes
 
 
 def test_near_miss_an_entry_change_alone_passes(repo):

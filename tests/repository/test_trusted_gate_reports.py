@@ -57,3 +57,24 @@ def test_pin_takes_base_or_change_only(tmp_path, capsys):
     demo_repository(root)
     assert main(["check", "--catalog", str(root), "--base", "main", "--pin", "mine"]) == 3
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_annotations_of_a_head_commit_judged_in_the_base_s_clone(tmp_path, monkeypatch, capsys):
+    """gate.yml judges the head commit inside the base's clone (`--catalog base --commit HEAD`, issue #25 item
+    1): the annotations name the pull request's paths from the repository's root, and the lines are found in
+    the head commit's tree (the base's working tree does not hold the stray file)."""
+    workspace = tmp_path / "workspace"
+    root = workspace / "base"
+    git = demo_repository(root)
+    (root / OTHER_DIR / "notes.txt").write_text("a stray file\n")
+    head = commit(git)
+    git.git("checkout", "-q", "main")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(workspace))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--catalog", str(root), "--commit", head, "--base", "main", "--no-history",
+                 "--format", "github"]) == 1
+    out = capsys.readouterr().out
+    stray = [line for line in out.splitlines() if "title=entry-file-unexpected" in line]
+    assert stray and f"file={OTHER_DIR.as_posix()}," in stray[0], stray
+    assert "file=base/" not in out

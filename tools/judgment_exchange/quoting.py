@@ -148,6 +148,25 @@ def path_text(path: str, flagged: Collection[str] = frozenset()) -> str:
     return path if rest is None else f"{safe}/{rest}"
 
 
+_DISPLAY = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9._-]{0,62}")
+"""The display grammar of one component of a repository path outside the catalog's own grammars (a root
+file, a folder of the gate's, a stray file's name): letters, digits, `_`, `.` and `-`, at most 64, no `..`."""
+
+DISPLAY_DEPTH = 8
+
+
+def display_path(path: str) -> str:
+    """A repository path for a detail or a note, shown whole when every component passes the display grammar
+    (at most DISPLAY_DEPTH of them) and none is a name the scan's name check flags; else `path_text` (its
+    nearest safe parent and a description of the rest). Issue #24 item 1: a gate file a pull request changes
+    is named in the report; docs/reports.md."""
+    parts = path.split("/")
+    if len(parts) <= DISPLAY_DEPTH and all(_DISPLAY.fullmatch(p) and ".." not in p for p in parts) \
+            and not flagged_names(parts):
+        return path
+    return path_text(path)
+
+
 # --- grammar and scan (issue #16 item 4; docs/reports.md) -----------------------------------------
 
 

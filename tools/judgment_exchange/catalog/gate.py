@@ -131,6 +131,9 @@ def _pull_request(compared: Comparison, options: GateOptions, report: Report) ->
         report.notes.append(f"this change moves the verifier pin; the reader is the base's ({report.reader.name}), "
                             "never the change's own: a maintainer reviews the move with exchange check --base BASE "
                             "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
+    review = rules.gate_review_note(change, options.base)
+    if review:
+        report.notes.append(review)
     counted = change.counted()
     for refusal in (rules.one_entry_refusal(counted, options.base),
                     rules.pin_refusal(change.pin_moved, counted, options.base),

@@ -32,42 +32,62 @@ def cmd_check(args: argparse.Namespace) -> int:
     base, auto_note, main = resolve_base("exchange check", args.base, catalog)
     if base is None and args.base is not None:
         return USAGE
-    if not_a_catalog("check", catalog):  # after --base: a base that cannot be resolved is the invocation's fault
+    if args.commit is None and not_a_catalog("check", catalog):  # after --base: a bad base is the invocation's fault
         return IO
+    tree = WorkingTree(catalog) if args.commit is None else committed_tree(catalog, args.commit)
+    if tree is None:
+        return USAGE
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
                           release_tag=args.release_tag, repository=catalog, workers=args.workers,
                           pin=args.pin or "base", main=main)
     try:
-        report = check_catalog(WorkingTree(catalog), options)
+        report = check_catalog(tree, options)
     except CatalogUnreadable as exc:
         print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
         return IO
     if auto_note:
         report.notes.insert(0, auto_note)
+    label = catalog if args.commit is None else f"{catalog} at commit {tree.commit}"
     if args.format == "json":
         emit_json(report.as_json())
     elif args.format == "github":
-        return emit_github(report, catalog)
+        return emit_github(report, catalog, tree)
     else:
-        print_text(report, catalog)
+        print_text(report, label)
     return PASS if report.passed else REFUSED
 
 
+def committed_tree(repository: str, rev: str):
+    """`--commit REV`: the catalog as the commit REV of the repository at `repository` holds it (its blobs
+    through the object database, never a checkout; issue #25 item 1), or None having said why (exit 3). The
+    commit's own verifier-pin.json never runs: it is not the catalog's own (a pull request's head)."""
+    from ..tree import GitTree, TreeError
+
+    try:
+        return GitTree(repository, rev)
+    except TreeError:
+        print(f"exchange check: --commit {safe(rev)}: names no commit of the repository at {safe(repository)} "
+              "(fetch it first: git fetch origin REF; the catalog's repository is its root, --catalog)",
+              file=sys.stderr)
+        return None
+
+
 def cmd_signoff(args: argparse.Namespace) -> int:
-    """exchange signoff: a DCO sign-off on every non-merge commit in BASE..HEAD (repository/signoff.py)."""
+    """exchange signoff: a DCO sign-off on every commit that carries change in BASE..HEAD, or BASE..REV
+    with --head REV (repository/signoff.py)."""
     from ..repository.pullrequest import BaseUnresolved
-    from ..repository.signoff import HeadUnborn, RepositoryUnreadable, check_signoff
+    from ..repository.signoff import HeadUnborn, HeadUnresolved, RepositoryUnreadable, check_signoff
     from ..codes import fix_text
 
     catalog = catalog_dir(args, "signoff")
     if catalog is None:
         return IO
     try:
-        report = check_signoff(catalog, args.base)
+        report = check_signoff(catalog, args.base, args.head)
     except RepositoryUnreadable as exc:
         print(f"exchange signoff: {safe(exc)}", file=sys.stderr)
         return IO
-    except (BaseUnresolved, HeadUnborn) as exc:
+    except (BaseUnresolved, HeadUnborn, HeadUnresolved) as exc:
         print(f"exchange signoff: {'--base auto: ' if isinstance(exc, BaseUnresolved) else ''}{safe(exc)}",
               file=sys.stderr)
         return USAGE
@@ -90,7 +110,8 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     for code in dict.fromkeys(refusal.code for refusal, _ in report.refusals):
         print(f"  fix ({code}): {fix_text(code)}")
     if report.base and any(commit for _, commit in report.refusals):
-        print(f"  here: git rebase --signoff {report.base} && git push --force-with-lease")
+        print(f"  here: git reset --soft $(git merge-base {report.base} HEAD) && git commit -s && "
+              "git push --force-with-lease")
     print(f"result: {'pass' if report.passed else f'fail ({len(report.refusals)} refusal(s))'}")
     return PASS if report.passed else REFUSED
 
@@ -322,6 +343,9 @@ def register(sub) -> None:
     check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous; "
                        "'auto' is the merge base with the upstream default branch (CONTRIBUTING.md)")
     check.add_argument("--release-tag", metavar="TAG", help="the release being made: lower tags are previous")
+    check.add_argument("--commit", metavar="REV", help="check the catalog as the commit REV holds it (its committed "
+                       "tree, read as objects; a pull request's head fetched into the base's clone), not the "
+                       "working tree (docs/trust.md)")
     check.add_argument("--pin", choices=("base", "change"), default=None,
                        help="with --base: replay through the reader the base's verifier-pin.json names (base, the "
                        "default: a change never chooses its own judge) or the change's own (change: reviewing a "
@@ -333,6 +357,8 @@ def register(sub) -> None:
     signoff = sub.add_parser("signoff", help="a DCO Signed-off-by on every commit of BASE..HEAD (RFC 0019 §6)")
     signoff.add_argument("--base", metavar="REV", required=True,
                          help="the pull request's base; 'auto' is the merge base with the upstream default branch")
+    signoff.add_argument("--head", metavar="REV", help="the pull request's head commit, read as objects "
+                         "(default: HEAD; with a named --base only)")
     signoff.add_argument("--catalog", help="the catalog's repository (default: the one holding manifest.json)")
     signoff.add_argument("--format", choices=("text", "json", "github"), default="text")
     signoff.set_defaults(run=cmd_signoff)

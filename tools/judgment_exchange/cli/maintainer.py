@@ -49,12 +49,79 @@ def cmd_verifier_fetch(args: argparse.Namespace) -> int:
     return PASS
 
 
+def _problem(fmt: str, text: str) -> None:
+    """One problem of the release workflow's checks: a workflow error annotation, or a line of text."""
+    from ..annotations import escape_data
+
+    print(f"::error::{escape_data(text)}" if fmt == "github" else f"refused: {safe(text)}")
+
+
+def cmd_release_verify(args: argparse.Namespace) -> int:
+    """`exchange release-verify TAG`: the release workflow's check of a pushed tag (repository/published.py)."""
+    from ..repository.published import RepositoryUnreadable, verify_pushed_tag
+
+    try:
+        verdict = verify_pushed_tag(os.path.abspath(args.catalog), args.tag, args.main)
+    except RepositoryUnreadable as exc:
+        print(f"exchange release-verify: {safe(exc)}", file=sys.stderr)
+        return IO
+    for problem in verdict.problems:
+        _problem(args.format, problem)
+    if verdict.problems:
+        return REFUSED
+    print(f"exchange release-verify: {safe(args.tag)} names {verdict.commit}, on main, new, above every release; "
+          "its commit adds exactly its ledger row")
+    return PASS
+
+
+def cmd_release_notes(args: argparse.Namespace) -> int:
+    """`exchange release-notes TAG --report FILE`: the release's verdict from the gate's JSON report, and its
+    notes on standard output (repository/published.py)."""
+    from ..repository.published import (REPORT_BOUND, ReportUnreadable, manifest_rows, read_report, refusal_lines,
+                                        release_notes, report_passed)
+    from ..tree import TreeError, read_regular
+
+    try:
+        report = read_report(read_regular(args.report, REPORT_BOUND, follow=True))
+    except (OSError, ReportUnreadable) as exc:
+        print(f"exchange release-notes: {safe(args.report)}: {safe(exc)}", file=sys.stderr)
+        return IO
+    if not report_passed(report):
+        for line in refusal_lines(report):
+            _problem("github", f"the gate refused the release: {line}")
+        return REFUSED
+    try:
+        rows = manifest_rows(os.path.abspath(args.catalog), args.commit)
+    except TreeError as exc:
+        print(f"exchange release-notes: {safe(exc)}", file=sys.stderr)
+        return IO
+    sys.stdout.write(release_notes(args.tag, args.commit, report, rows))
+    return PASS
+
+
 def register(sub) -> None:
-    """`exchange release`."""
+    """`exchange release`, and the release workflow's `release-verify` and `release-notes`."""
     rel = sub.add_parser("release", help="cut release TAG on a clean, up-to-date main: gate, ledger row, commit, tag")
     rel.add_argument("tag", metavar="TAG")
     rel.add_argument("--catalog", default=".", help="the repository's root (default: the current directory)")
     rel.set_defaults(run=cmd_release)
+
+    verify = sub.add_parser("release-verify", help="the release workflow's check of a pushed tag: on main, new, "
+                            "above every release, its commit adding exactly its ledger row (docs/releasing.md)")
+    verify.add_argument("tag", metavar="TAG")
+    verify.add_argument("--catalog", default=".", help="the repository's root (default: the current directory)")
+    verify.add_argument("--main", default="refs/remotes/origin/main", metavar="REF",
+                        help="main as fetched (default: refs/remotes/origin/main)")
+    verify.add_argument("--format", choices=("text", "github"), default="text")
+    verify.set_defaults(run=cmd_release_verify)
+
+    notes = sub.add_parser("release-notes", help="the release's verdict from the gate's JSON report, and its notes "
+                           "(Markdown) on standard output (docs/releasing.md)")
+    notes.add_argument("tag", metavar="TAG")
+    notes.add_argument("--report", required=True, metavar="FILE", help="exchange check --format json's report")
+    notes.add_argument("--commit", required=True, metavar="REV", help="the released commit (manifest.json is read there)")
+    notes.add_argument("--catalog", default=".", help="the repository's root (default: the current directory)")
+    notes.set_defaults(run=cmd_release_notes)
 
 
 def register_verifier(sub) -> None:

@@ -52,14 +52,15 @@ def work_tree_root(path: str) -> str | None:
         repo.close()
 
 
-def emit_github(report: Report, catalog: str) -> int:
+def emit_github(report: Report, catalog: str, tree=None) -> int:
     """`--format github`: workflow commands on stdout, the summary to $GITHUB_STEP_SUMMARY (annotations.py);
     paths are joined to the catalog's place in its git work tree (the pull request's checkout, wherever the
-    workflow put it), else under $GITHUB_WORKSPACE (or the working directory)."""
+    workflow put it), else under $GITHUB_WORKSPACE (or the working directory). Lines are found in `tree`,
+    the tree that was checked (default: the working tree at `catalog`)."""
     from ..annotations import emit
     from ..tree import TooLarge, TreeError, WorkingTree
 
-    tree = WorkingTree(catalog)
+    tree = tree if tree is not None else WorkingTree(catalog)
 
     def read(path: str) -> bytes | None:
         try:

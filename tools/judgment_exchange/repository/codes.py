@@ -34,8 +34,11 @@ RECORDS: dict[str, Code] = {
     ),
     "signoff-missing": Code(
         "RFC 0019 §6 Contributions: a DCO sign-off on every commit (exchange signoff; CONTRIBUTING.md)",
-        "A non-merge commit of the pull request has no Signed-off-by trailer naming its author's email.",
-        "Sign off each commit named as its author: git rebase --signoff BASE, then git push --force-with-lease.",
+        "A commit of the pull request that carries change (any commit but a clean merge of two parents: a merge "
+        "whose tree differs from git merge-tree --write-tree of its parents, whose parents conflict, or of three "
+        "or more parents is checked too) has no Signed-off-by trailer naming its author's email.",
+        "Make the branch one signed-off commit holding the same tree: git reset --soft $(git merge-base BASE "
+        "HEAD) && git commit -s && git push --force-with-lease.",
     ),
     "skip-unacknowledged": Code(
         "RFC 0019 §4 'A fixture the verifier cannot recompute', held stricter: docs/skips.md",

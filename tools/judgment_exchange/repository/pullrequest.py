@@ -4,13 +4,14 @@ and `--base auto`: the merge base with the upstream default branch (CONTRIBUTING
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..catalog import documents as docs
 from ..gitfail import reason
 from ..refusal import Refusal
 from ..tree import MISSING, GitTree, Tree, TreeError
+# what a pull request changes, by kind of path: an allowlist (issue #24 item 1; zone.py; docs/trust.md)
+from .zone import DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, ACKS, is_gate_file, kind_of  # noqa: F401
 
 AUTO = "auto"
 
@@ -110,57 +111,6 @@ def _touched(names: list[str]) -> list[str]:
 
 def _sorted(ids) -> list[str]:
     return sorted(ids, key=lambda i: i.encode("utf-8", "surrogateescape"))
-
-
-PIN = "verifier-pin.json"
-MANIFEST = "manifest.json"
-SKIPS = "skips.json"
-LEDGER = "releases.json"
-
-# --- what a pull request changes, by kind of file (issue #16 items 2, 3; docs/trust.md) ----------------
-
-ENTRY, ROWS, ACKS, LEDGER_FILE, PIN_FILE, GATE, ENTRIES_AREA, OTHER = (
-    "entry", "manifest", "skips", "ledger", "pin", "gate", "entries", "other")
-
-GATE_DIRECTORIES = ("tools", "tests", "benchmarks", "conformance", ".ci", ".github", "docs/demo-catalog")
-"""The gate's own directories: its code, its tests and their cases, its benchmarks, the conformance kit,
-the demonstration catalog its tests hold, CI and the workflows (docs/trust.md, "Gate files")."""
-
-GATE_FILES = frozenset({"docs/codes.md", "pyproject.toml", "setup.py", "setup.cfg", "conftest.py", PIN,
-                        "CODEOWNERS", "docs/CODEOWNERS", ".gitattributes"})
-"""The gate's own files at fixed places: the generated code table, the build and its configuration, the
-pinned verifier, the owners file (GitHub reads it at the root, docs/ or .github/), how git stores files."""
-
-_LOCK = re.compile(r"(requirements|constraints)[^/]*\.(txt|in|lock)|[^/]+\.lock|pylock(\.[^/]+)?\.toml"
-                   r"|Pipfile(\.lock)?")
-"""A lock or requirements file at the root (pip-compile's, pip's, PEP 751's, Pipenv's)."""
-
-
-def is_gate_file(path: str) -> bool:
-    """Whether a repository path is one of the gate's own files (GATE_DIRECTORIES, GATE_FILES, a lock or
-    requirements file at the root, a .gitattributes anywhere: it decides the bytes a checkout holds)."""
-    if path in GATE_FILES or path.rsplit("/", 1)[-1] == ".gitattributes":
-        return True
-    if any(path == d or path.startswith(d + "/") for d in GATE_DIRECTORIES):
-        return True
-    return "/" not in path and _LOCK.fullmatch(path) is not None
-
-
-def kind_of(path: str) -> str:
-    """The kind of a changed repository path: an entry's file, manifest.json, skips.json, the ledger,
-    the verifier pin, a gate file, something else under entries/ (the gate's own refusal names it), or
-    another file of the repository (its documents)."""
-    parts = path.split("/")
-    if parts[0] == "entries" and len(parts) >= 4:
-        return ENTRY
-    named = {MANIFEST: ROWS, SKIPS: ACKS, LEDGER: LEDGER_FILE, PIN: PIN_FILE}.get(path)
-    if named is not None:
-        return named
-    if is_gate_file(path):
-        return GATE
-    if parts[0] == "entries" and path != "entries/README.md":
-        return ENTRIES_AREA
-    return OTHER
 
 
 @dataclass(frozen=True)
@@ -273,7 +223,7 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
         skips_removed=skips_removed,
         pin_moved=PIN in kinds,
         gate_files=tuple(n for n in names if kinds[n] == GATE),
-        other_files=tuple(n for n in names if kinds[n] == OTHER),
+        other_files=tuple(n for n in names if kinds[n] == DOCUMENT),
     )
     if before is not None:
         object.__setattr__(change, "_opened", before)  # see Change.opened
@@ -292,10 +242,11 @@ def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
 
 
 def _listed(paths: tuple[str, ...], most: int = 3) -> str:
-    """A few of the changed paths, each cut to its nearest safe parent (quoting.path_text), and how many more."""
-    from ..quoting import path_text
+    """A few of the changed paths, each shown within the display grammar and the scan, else cut to its nearest
+    safe parent (quoting.display_path), and how many more."""
+    from ..quoting import display_path
 
-    shown = ", ".join(path_text(p) for p in paths[:most])
+    shown = ", ".join(display_path(p) for p in paths[:most])
     return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")
 
 
@@ -315,6 +266,16 @@ def gate_refusal(change: Change, base: str) -> Refusal | None:
     """Gate changes travel alone (issue #16 item 2): a change to the gate's own files touches no entry, no
     manifest row and no skips.json item. (The verifier pin keeps its own code, verifier-pin-moved-with-entry.)"""
     return _travels_with_entry("gate-change-with-entry", change.gate_files, change, "of the gate's own files", base)
+
+
+def gate_review_note(change: Change, base: str) -> str | None:
+    """A change to the gate's own files that touches no entry (issue #24 item 1): not refused, but named in
+    the report as what the maintainers must review — the gate judges the catalog, never a change to itself."""
+    if not change.gate_files or change.counted():
+        return None
+    return (f"this change alters {len(change.gate_files)} of the gate's own files against {base} "
+            f"({_listed(change.gate_files)}): the gate does not judge a change to the gate; the maintainers "
+            "must review it (.github/CODEOWNERS; docs/trust.md, \"Who may touch what\")")
 
 
 def other_files_refusal(change: Change, base: str) -> Refusal | None:

@@ -3,9 +3,10 @@
 On a clean, up-to-date `main`: run the whole gate with history for TAG on HEAD's committed tree (the
 commit the release commit's first parent is, RFC 0019 §7: a release is the commit its tag names), append
 TAG's ledger row, computed from HEAD's blobs, to releases.json, commit "Release TAG" (the row is the
-commit's only change) and create the annotated tag on that commit. A working tree that git reports clean
-while it holds other bytes than HEAD (skip-worktree, assume-unchanged, ignored files where the gate reads)
-is refused: what the maintainer sees is what is released. A release that publishes nothing new (RELEASED
+commit's only change; signed off by the committer, `git commit -s`: RFC 0019 §6, issue #25 item 2) and
+create the annotated tag on that commit. A working tree that git reports clean while it holds other
+bytes than HEAD (skip-worktree, assume-unchanged, ignored files where the gate reads) is refused: what
+the maintainer sees is what is released. A release that publishes nothing new (RELEASED
 the same objects as at the last release's commit) is refused, except the empty manifest of a catalog
 without entries (RFC 0019 §7). Nothing is pushed: `git push origin main TAG` does that, and the release
 workflow then checks the pushed tag.
@@ -255,7 +256,7 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
             with open(os.path.join(root, LEDGER), "wb") as fh:
                 fh.write(render(rows))
             repo.git.add("--", LEDGER)
-            repo.git.commit("-q", "-m", f"Release {tag}", "--", LEDGER)
+            repo.git.commit("-q", "-s", "-m", f"Release {tag}", "--", LEDGER)  # signed off (RFC 0019 §6)
             repo.git.tag("-a", tag, "-m", f"Catalog release {tag}")
         except (OSError, git.GitCommandError) as exc:
             return _refuse(f"release {tag}: writing the release failed ({reason(exc)}); "

@@ -1,11 +1,14 @@
 """A DCO sign-off on every commit of a pull request (RFC 0019 §6, Contributions; `exchange signoff`).
 
-What counts (CONTRIBUTING.md, "What CI runs"): a non-merge commit is signed off when the trailer block
-of its message — found as git finds it for `git commit -s` and `git interpret-trailers` — holds a
-`Signed-off-by: NAME <EMAIL>` trailer whose EMAIL is the commit author's email (compared without
-regard to case). Merge commits are not checked (a merge carries no change of its own to certify).
-Commits are read through GitPython; the message and the author are author-controlled text, so a
-refusal names a commit by its id only and says which of the three reasons applies.
+What counts (CONTRIBUTING.md, "What CI runs"): a commit that carries change is signed off when the
+trailer block of its message — found as git finds it for `git commit -s` and `git interpret-trailers` —
+holds a `Signed-off-by: NAME <EMAIL>` trailer whose EMAIL is the commit author's email (compared without
+regard to case). Every commit carries change except a clean merge of two parents: a merge whose tree is
+exactly the tree `git merge-tree --write-tree P1 P2` computes from its parents (git ≥ 2.38; issue #25
+item 2), such as the forge's "update branch" merge. A merge whose tree differs, whose parents conflict
+(the resolution is its own change), or of three or more parents is checked like any commit; with a git
+older than 2.38 every merge is. Commits are read through GitPython; the message and the author are
+author-controlled text, so a refusal names a commit by its id only and says which reason applies.
 """
 
 from __future__ import annotations
@@ -141,27 +144,91 @@ AUTHOR = re.compile(rb"author [^<>\n]*<(?P<email>[^<>\n]*)>")
 
 @dataclass(frozen=True)
 class CommitText:
-    """What the sign-off check reads of one commit object: its number of parents, its author's
-    email and its message (decoded as UTF-8, any invalid byte replaced, both alike)."""
+    """What the sign-off check reads of one commit object: its tree and parents' ids (as the object
+    writes them), its author's email and its message (decoded as UTF-8, any invalid byte replaced,
+    both alike)."""
 
-    parents: int
+    tree: str
+    parent_ids: tuple[str, ...]
     author_email: str
     message: str
 
+    @property
+    def parents(self) -> int:
+        return len(self.parent_ids)
+
 
 def read_commit(raw: bytes) -> CommitText:
-    """A raw commit object's parents, author email and message (git's commit object format): header
-    lines up to the first empty line, the message after it. Never decodes by the object's own
+    """A raw commit object's tree, parents, author email and message (git's commit object format):
+    header lines up to the first empty line, the message after it. Never decodes by the object's own
     `encoding` header, so no header value can make reading fail."""
     header, _, message = raw.partition(b"\n\n")
-    parents, email = 0, b""
+    tree, parents, email = b"", [], b""
     for line in header.split(b"\n"):
-        if line.startswith(b"parent "):
-            parents += 1
+        if line.startswith(b"tree ") and not tree:
+            tree = line[5:]
+        elif line.startswith(b"parent "):
+            parents.append(line[7:].decode("ascii", "replace"))
         elif line.startswith(b"author ") and not email:
             m = AUTHOR.match(line)
             email = m.group("email") if m else b""
-    return CommitText(parents, email.decode("utf-8", "replace"), message.decode("utf-8", "replace"))
+    return CommitText(tree.decode("ascii", "replace"), tuple(parents), email.decode("utf-8", "replace"),
+                      message.decode("utf-8", "replace"))
+
+
+# --- which merges carry change (issue #25 item 2) ------------------------------------------------------
+
+MERGE_TREE_SINCE = (2, 38)
+"""`git merge-tree --write-tree` (the clean merge of two commits, without a work tree) is git 2.38's."""
+OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+CLEAN = None
+CHANGED = "changed"
+CONFLICTED = "conflicted"
+OCTOPUS = "octopus"
+UNCOMPUTED = "uncomputed"
+OLD_GIT = "old-git"
+
+WHY_CHECKED = {
+    CHANGED: "a merge whose tree is not the clean merge of its parents (git merge-tree --write-tree) carries a "
+             "change of its own",
+    CONFLICTED: "a merge whose parents conflict carries its own resolution",
+    OCTOPUS: "a merge of three or more parents is always checked",
+    UNCOMPUTED: "git cannot compute the clean merge of this merge's parents (git merge-tree --write-tree "
+                "fails: unrelated histories, or objects it cannot read), so it is checked",
+    OLD_GIT: "this git is older than 2.38 and cannot compute a merge's clean tree (git merge-tree "
+             "--write-tree), so every merge is checked",
+}
+
+
+def git_version(repo) -> tuple[int, ...]:
+    """The version of the git GitPython runs (`git version`), as numbers; () when it cannot be read."""
+    try:
+        return tuple(repo.git.version_info)
+    except Exception:  # an unparsable or failing `git version`
+        return ()
+
+
+def merge_change(repo, text: CommitText, merge_tree: bool) -> str | None:
+    """Why a merge commit carries change (a WHY_CHECKED key), or None for a clean merge of two parents:
+    its tree is exactly what `git merge-tree --write-tree P1 P2` writes (exit 0, the tree id on its
+    first line; git writes that tree's objects to the object database, nothing else). `merge_tree` is
+    False for a git older than MERGE_TREE_SINCE: every merge then carries change (the conservative
+    answer)."""
+    if text.parents > 2:
+        return OCTOPUS
+    if not merge_tree:
+        return OLD_GIT
+    if not all(OBJECT_ID.fullmatch(p) for p in text.parent_ids):
+        return UNCOMPUTED
+    status, out, _ = repo.git.merge_tree("--write-tree", *text.parent_ids, with_extended_output=True,
+                                         with_exceptions=False)
+    if status == 1:
+        return CONFLICTED
+    if status != 0:
+        return UNCOMPUTED
+    clean = out.split("\n", 1)[0].strip()
+    return CLEAN if clean == text.tree else CHANGED
 
 
 class RepositoryUnreadable(Exception):
@@ -172,10 +239,24 @@ class HeadUnborn(Exception):
     """HEAD names no commit (a bad invocation: there is nothing to check)."""
 
 
+class HeadUnresolved(Exception):
+    """--head names no commit in the repository (a bad invocation)."""
+
+
+def _commit_id(repo, rev: str) -> str:
+    """The id of the commit `rev` names (a tag peeled), held by the object database; raises when it
+    names none (GitPython resolves a 40-hex id without reading it, so its object is looked up)."""
+    commit = repo.commit(rev)
+    if repo.odb.info(commit.binsha).type != b"commit":
+        raise ValueError("not a commit")
+    return commit.hexsha
+
+
 @dataclass
 class SignoffReport:
-    """`exchange signoff`'s result: the base and head commits, what was checked, the refusals (each
-    with the commit it names, or None)."""
+    """`exchange signoff`'s result: the base and head commits, how many commits were checked (every
+    commit that carries change, merges among them) and how many clean merges were not, the refusals
+    (each with the commit it names, or None)."""
 
     base: str | None = None
     head: str | None = None
@@ -199,11 +280,12 @@ class SignoffReport:
         } | ({"notes": self.notes} if self.notes else {})
 
 
-def check_signoff(repository: str, base: str) -> SignoffReport:
-    """Every non-merge commit in BASE..HEAD of the repository at `repository` (its root), checked for
-    the author's sign-off; each commit's object read whole through GitPython's object database. `base`
-    is a revision, or "auto" (pullrequest.resolve_auto). Raises RepositoryUnreadable, HeadUnborn, or
-    pullrequest.BaseUnresolved for `auto`."""
+def check_signoff(repository: str, base: str, head: str | None = None) -> SignoffReport:
+    """Every commit that carries change in BASE..HEAD of the repository at `repository` (its root),
+    checked for the author's sign-off; each commit's object read whole through GitPython's object
+    database. `base` is a revision, or "auto" (pullrequest.resolve_auto); `head` a revision naming the
+    pull request's head commit (None: HEAD). Raises RepositoryUnreadable, HeadUnborn, HeadUnresolved,
+    or pullrequest.BaseUnresolved for `auto`."""
     import git
 
     from .pullrequest import AUTO, resolve_auto
@@ -215,33 +297,52 @@ def check_signoff(repository: str, base: str) -> SignoffReport:
         raise RepositoryUnreadable(f"{repository} is not the root of a git repository "
                                    f"({reason(exc)})") from exc
     try:
-        try:
-            report.head = repo.commit("HEAD").hexsha
-        except Exception as exc:
-            raise HeadUnborn("HEAD names no commit yet; nothing to check") from exc
+        if head is None:
+            try:
+                report.head = _commit_id(repo, "HEAD")
+            except Exception as exc:
+                raise HeadUnborn("HEAD names no commit yet; nothing to check") from exc
+        else:
+            try:
+                report.head = _commit_id(repo, head)
+            except Exception as exc:
+                raise HeadUnresolved(f"--head names no commit in this repository ({reason(exc)}); fetch "
+                                     "the pull request's head first (git fetch origin REF)") from exc
         if base == AUTO:
+            if head is not None:
+                raise HeadUnresolved("--head with --base auto: auto is the merge base with HEAD; name the "
+                                     "pull request's base commit with --base REV")
             auto = resolve_auto(repository)
             report.notes.append(auto.describe())
             report.base = auto.commit
         else:
             try:
-                report.base = repo.commit(base).hexsha
+                report.base = _commit_id(repo, base)
             except Exception as exc:  # BadName, ValueError, … for a revision that names no commit
                 report.refusals.append((Refusal("base-unreadable", None,
                                                 f"--base names no commit here ({reason(exc)}); fetch "
                                                 "the base branch (git fetch) or name another revision"), None))
                 return report
+        merge_tree = None
         try:
             for commit in repo.iter_commits(f"{report.base}..{report.head}"):
                 text = read_commit(repo.odb.stream(commit.binsha).read())
+                why = None
                 if text.parents > 1:
-                    report.merges += 1
-                    continue
+                    if merge_tree is None:
+                        merge_tree = git_version(repo) >= MERGE_TREE_SINCE
+                        if not merge_tree:
+                            report.notes.append(f"git is older than {'.'.join(map(str, MERGE_TREE_SINCE))}: "
+                                                "every merge needs a sign-off (CONTRIBUTING.md)")
+                    why = merge_change(repo, text, merge_tree)
+                    if why is CLEAN:
+                        report.merges += 1
+                        continue
                 report.commits += 1
                 finding = signoff_finding(text.message, text.author_email)
                 if finding is not None:
-                    report.refusals.append((Refusal(CODE, None, f"commit {commit.hexsha}: {REASONS[finding]}"),
-                                            commit.hexsha))
+                    detail = f"commit {commit.hexsha}: {WHY_CHECKED[why] + '; ' if why else ''}{REASONS[finding]}"
+                    report.refusals.append((Refusal(CODE, None, detail), commit.hexsha))
         except Exception as exc:  # the object database failing mid-walk
             if exc.__class__.__module__.startswith(("git", "gitdb")):
                 raise RepositoryUnreadable(f"the commits cannot be read ({reason(exc)})") from exc
