@@ -1,35 +1,54 @@
 """This project's consumer behind the kit's contract (docs/conformance.md, "This project's consumer"):
-its retained-state reading, and every code it gives per case (cases.json `projectCodes`, stated by hand
-in the generator) — the project held to its own stricter expectations, beyond what the kit compares."""
+its retained-state reading, and every code it gives per case at each reader tier (cases.json `projectCodes`,
+stated by hand in the generator) — the project held to its own stricter expectations, beyond what the kit
+compares; at tier none its reader is switched off in the adapter alone, and put back."""
 
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 
 import pytest
 
-from judgment_exchange.conformance.adapter import RetainedError, consume, read_retained
+from judgment_exchange import verifier
+from judgment_exchange.consumer import release_check
+from judgment_exchange.conformance.adapter import RetainedError, consume, no_reader, read_retained
 from judgment_exchange.conformance.rebuild import rebuild
 from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, load_kit
-from judgment_exchange.conformance.verdict import AGREE, compare
+from judgment_exchange.conformance.verdict import AGREE, TIERS, compare
 
 from .test_runner import exchange
 
 KIT = load_kit(DEFAULT_KIT)
 
 
+@pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", KIT.cases, ids=[c["name"] for c in KIT.cases])
-def test_release_check_gives_every_code_the_case_states(tmp_path, case):
+def test_release_check_gives_every_code_the_case_states_at_each_tier(tmp_path, case, tier):
     location = tmp_path / "catalog"
     rebuild((KIT.path / case["stream"]["path"]).read_bytes(), case["steps"], location)
     retained = read_retained(_retained(case, location)) if case["retained"] else None
     verdict = consume(str(location), case["tag"], history_limit=case["historyLimit"], held=case["held"],
-                      retained=retained)
+                      retained=retained, tier=tier)
     strict = copy.deepcopy(case) | {"strictness": "project"}
-    strict["expected"] = case["expected"] | {"codes": case["projectCodes"]}
-    outcome = compare(strict, verdict, KIT.rfc)
+    strict["tiers"][tier]["codes"] = case["tiers"][tier]["projectCodes"]
+    outcome = compare(strict, verdict, KIT.rfc, tier)
     assert outcome.status == AGREE, outcome.differences
+
+
+def test_the_reader_is_switched_off_inside_the_adapter_only_and_put_back():
+    """no_reader replaces the verifier's replay and skip reading for the checks inside it, and restores them
+    even when the check raises; release-check itself takes no option that turns its reader or a rule off."""
+    saved = verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped
+    with pytest.raises(RuntimeError):
+        with no_reader():
+            assert verifier.replay_fixture(b"{}", {}) == {"result": "refusal", "refusal": "version-unread"}
+            assert verifier.replay_with_program("x", "/nonexistent", "f")["refusal"] == "version-unread"
+            assert verifier.check_skipped(b"{}", {}) is None
+            raise RuntimeError("a check that fails")
+    assert (verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped) == saved
+    assert not {"tier", "reader", "replay"} & set(inspect.signature(release_check).parameters)
 
 
 @pytest.mark.parametrize("text, why", [

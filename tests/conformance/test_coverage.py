@@ -1,5 +1,5 @@
 """Issue #19 item 3: every check of RFC 0019 §7's "Before import" list and each consumer duty the contract
-expresses has at least one case that must pass and one that must be refused.
+expresses has at least one case that must pass and one that must be refused, at the specification's tier.
 
 The mapping below is written by hand from the issue's Coverage list and §7's duties, independently of the
 `coverage` members cases.json gives; each case named must exist with the outcome stated here.
@@ -79,7 +79,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("identity-unchecked-without-held-history", "upgrade-key-unchecked"),
         REFUSE: ("held-history-manifest-malformed", "held-history-entry-digest", "upgrade-key-unknown")},
     # this project's stricter rules (strictness: project)
-    "skips.json acknowledges each skip (docs/skips.md)": {PASS: ("skip-kind-unread",), REFUSE: ("skip-unacknowledged",)},
+    "skips.json acknowledges each skip (docs/skips.md)": {PASS: ("skip-acknowledged",),
+                                                          REFUSE: ("skip-unacknowledged",)},
     "a changed entry is shown for review (README included)": {PASS: ("readme-only-change", "upgrade-higher-tag"),
                                                               REFUSE: ("changed-without-upgrade-note",)},
 }
@@ -98,7 +99,7 @@ def test_each_item_has_a_case_that_passes_and_one_that_is_refused(item):
         assert names, (item, outcome)
         for name in names:
             assert name in known, (item, name)
-            assert known[name]["expected"]["result"] == outcome, (item, name)
+            assert known[name]["tiers"]["specification"]["result"] == outcome, (item, name)
 
 
 def test_every_case_is_named_by_some_item():
@@ -110,17 +111,18 @@ def test_the_rfc_named_refusals_each_have_a_refused_case():
     """§3's reference refusals, the preset's bound-derivative, entry-version-unread and the history codes,
     each the expected code of some case (the first-refusal order: reference-both-selectors and
     reference-artifact-malformed-first each expect one code where several apply)."""
-    expected = {code for case in cases().values() for code in case["expected"]["codes"]}
+    expected = {code for case in cases().values() for code in case["tiers"]["specification"]["codes"]}
     for code in ("dialect-reference-form", "dialect-format-mismatch", "artifact-required", "artifact-forbidden",
                  "artifact-malformed", "artifact-mismatch", "dialect-digest-mismatch", "bound-derivative",
                  "entry-version-unread", "artifact-content-changed", "artifact-history-invalid", "input-over-bound",
                  "acquisition-invalid", "profile-mismatch", "preparation-differs"):
         assert code in expected, code
     known = cases()
-    assert known["reference-both-selectors"]["expected"]["codes"] == ["dialect-reference-form"]
-    assert known["reference-artifact-malformed-first"]["expected"]["codes"] == ["artifact-malformed"]
+    for tier in ("specification", "none"):
+        assert known["reference-both-selectors"]["tiers"][tier]["codes"] == ["dialect-reference-form"]
+        assert known["reference-artifact-malformed-first"]["tiers"][tier]["codes"] == ["artifact-malformed"]
 
 
 def test_the_project_strictness_cases_are_the_projects_own_rules():
     project = sorted(name for name, case in cases().items() if case["strictness"] == "project")
-    assert project == ["changed-without-upgrade-note", "skip-unacknowledged"]
+    assert project == ["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged"]

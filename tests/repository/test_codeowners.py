@@ -22,7 +22,8 @@ TEAM = "@Judgment-Pack/exchange-maintainers"
 
 TRUSTED = ["skips.json", "verifier-pin.json", "releases.json", "tools/judgment_exchange/refusal.py",
            "tools/judgment_exchange/repository/pullrequest.py", "tests/test_entries.py", "benchmarks/run.py",
-           "conformance/consumer/cases.json", "docs/demo-catalog/manifest.json", "docs/demo-catalog/README.md",
+           "tools/judgment_exchange/conformance/kit/cases.json", "docs/demo-catalog/manifest.json",
+           "docs/demo-catalog/README.md",
            "docs/codes.md", ".ci/run", ".github/workflows/gate.yml", ".github/workflows/ci.yml",
            ".github/dependabot.yml", ".github/CODEOWNERS", "pyproject.toml", "requirements.txt", "requirements.in",
            "requirements-dev.txt", "requirements-build.txt", "requirements.lock", "constraints.txt", "uv.lock",

@@ -18,8 +18,9 @@ from ..support.catalog import pretty
 from .repos import (HTTP, OTHER, OTHER_DIR, acknowledgement, acknowledgements, check, codes, commit, demo_repository,
                     edit_readme, write_acknowledgements)
 
-GATE_FILES = ["tools/refusal.py", "tests/test_gate.py", "benchmarks/run.py", "conformance/consumer/cases.json",
-              "docs/demo-catalog/manifest.json", "docs/codes.md", ".ci/run", ".github/workflows/gate.yml",
+GATE_FILES = ["tools/refusal.py", "tests/test_gate.py", "benchmarks/run.py",
+              "tools/judgment_exchange/conformance/kit/cases.json", "docs/demo-catalog/manifest.json", "docs/codes.md",
+              ".ci/run", ".github/workflows/gate.yml",
               ".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS", "pyproject.toml", "requirements.txt",
               "requirements.in", "requirements-dev.txt", "requirements.lock", "constraints.txt", "pylock.toml",
               "uv.lock", "setup.py", "setup.cfg", "conftest.py", ".gitattributes", "docs/.gitattributes",

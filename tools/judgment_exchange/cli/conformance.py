@@ -1,10 +1,12 @@
-"""`exchange conformance`: the consumer conformance kit (issue #19; docs/conformance.md).
+"""`exchange conformance`: the consumer conformance kit (issues #19, #28; docs/conformance.md).
 
-`conformance run [--kit DIR] [--case NAME ...] [--jobs N] [-- COMMAND ...]` holds any consumer to every
-case of the kit; `conformance consume --location DIR --tag TAG --history N [--retained FILE]
-[--held TAG ...]` is this project's consumer behind the kit's command contract (what `run` calls when no
-command follows `--`). Exit statuses: run 0 every case agrees, 1 a disagreement, 3 a bad invocation,
-4 a kit integrity error; consume 0 pass, 1 refuse (its verdict on standard output), 3, 4.
+`conformance run [--tier T] [--kit DIR] [--keep DIR] [--case NAME ...] [--jobs N] [-- COMMAND ...]` holds any
+consumer to every case of the kit at its declared reader tier; `conformance list [--kit DIR]` prints each case
+with its title, its verdict at each tier and the RFC sentence it holds; `conformance consume --location DIR
+--tag TAG --history N [--retained FILE] [--held TAG ...] [--tier T]` is this project's consumer behind the
+kit's command contract (what `run` calls when no command follows `--`). Exit statuses: run 0 every case
+agrees, 1 a disagreement, 3 a bad invocation, 4 a kit error; list 0 or 4; consume 0 pass, 1 refuse (its
+verdict on standard output), 3, 4.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ def _jobs(text: str) -> int:
     return int(text)
 
 
+TIERS = ("specification", "none")
+"""The reader tiers (conformance/verdict.py), repeated here so --help needs no import of the runner."""
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """exchange conformance run: every case of the kit through COMMAND (default: this project's consumer)."""
     from ..conformance.runner import DEFAULT_KIT, run
@@ -38,7 +44,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if command[:1] == ["--"]:
         command = command[1:]
     kit = Path(args.kit) if args.kit else DEFAULT_KIT
-    return run(kit, command or None, names=args.case, jobs=args.jobs)
+    return run(kit, command or None, names=args.case, jobs=args.jobs, tier=args.tier,
+               keep=Path(args.keep) if args.keep else None)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """exchange conformance list: each case, its title, its verdict at each tier and its RFC sentence."""
+    from ..conformance.runner import DEFAULT_KIT, list_cases
+
+    return list_cases(Path(args.kit) if args.kit else DEFAULT_KIT)
 
 
 def cmd_consume(args: argparse.Namespace) -> int:
@@ -60,7 +74,7 @@ def cmd_consume(args: argparse.Namespace) -> int:
             return USAGE
     try:
         verdict = consume(args.location, args.tag, history_limit=args.history, held=args.held or [],
-                          retained=retained)
+                          retained=retained, tier=args.tier)
     except LocationError as exc:
         print(f"{command}: {safe(exc)}", file=sys.stderr)
         return IO
@@ -69,22 +83,37 @@ def cmd_consume(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    """`exchange conformance run` and `exchange conformance consume`."""
+    """`exchange conformance run`, `list` and `consume`."""
     top = sub.add_parser("conformance", help="the consumer conformance kit: hold any consumer to RFC 0019 §7's cases",
                          description="The consumer conformance kit (docs/conformance.md).")
     inner = top.add_subparsers(dest="conformance", parser_class=Parser, required=True)
-    run = inner.add_parser("run", help="rebuild every case and hold COMMAND's verdicts to the kit",
-                           usage="exchange conformance run [--kit DIR] [--case NAME ...] [--jobs N] [-- COMMAND ...]",
+    run = inner.add_parser("run", help="rebuild every case and hold COMMAND's verdicts to the kit at its tier",
+                           usage="exchange conformance run [--tier T] [--kit DIR] [--keep DIR] [--case NAME ...] "
+                                 "[--jobs N] [-- COMMAND ...]",
                            description="Each case's repository is rebuilt in a temporary directory and COMMAND is "
                                        "called with --location DIR --tag TAG --history N [--retained FILE] "
-                                       "[--held TAG ...]; it prints one JSON verdict (docs/conformance.md). With no "
-                                       "COMMAND, this project's own consumer runs through the same contract.")
-    run.add_argument("--kit", metavar="DIR", help="a copy of the kit (default: the repository's conformance/consumer/)")
+                                       "[--held TAG ...], the same arguments at every tier; it prints one JSON "
+                                       "verdict, compared with the case's verdict at the tier COMMAND's reader has "
+                                       "(docs/conformance.md). With no COMMAND, this project's own consumer runs "
+                                       "through the same contract, at the tier given.")
+    run.add_argument("--tier", choices=TIERS, default="specification",
+                     help="COMMAND's reader: specification (the default: the specification's preparation reader) "
+                          "or none (no reader: every fixture reported skipped as version-unread; not a conformant "
+                          "consumer)")
+    run.add_argument("--kit", metavar="DIR", help="a copy of the kit (default: the kit this package ships)")
+    run.add_argument("--keep", metavar="DIR", help="rebuild each case's repository under DIR/CASE/ and keep it "
+                                                   "(DIR new or empty)")
     run.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     run.add_argument("--jobs", type=_jobs, default=max(1, min(4, os.cpu_count() or 1)), metavar="N",
                      help="cases run side by side (default: one per core, at most 4)")
     run.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...: the consumer to hold to the kit")
     run.set_defaults(run=cmd_run)
+
+    listing = inner.add_parser("list", help="each case, its title, its verdict at each tier and its RFC sentence",
+                               description="Print every case of the kit: its name and title, its expected verdict "
+                                           "at each reader tier, and the RFC 0019 sentence it holds.")
+    listing.add_argument("--kit", metavar="DIR", help="a copy of the kit (default: the kit this package ships)")
+    listing.set_defaults(run=cmd_list)
 
     consume = inner.add_parser("consume", help="this project's consumer (release-check) behind the kit's contract",
                                description="Check one case's release with release-check and print the kit's neutral "
@@ -94,4 +123,7 @@ def register(sub) -> None:
     consume.add_argument("--history", required=True, type=_history, metavar="N", help="maxHistoryReleases, 1 to 128")
     consume.add_argument("--retained", metavar="FILE", help="the kit's retained state for this case")
     consume.add_argument("--held", action="append", metavar="TAG", help="a previous release whose manifest is held")
+    consume.add_argument("--tier", choices=TIERS, default="specification",
+                         help="this consumer's reader tier: specification (release-check as it is) or none (its "
+                              "reader switched off in the adapter, for the kit's tier-none verdicts)")
     consume.set_defaults(run=cmd_consume)

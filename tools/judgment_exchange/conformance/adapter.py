@@ -11,11 +11,18 @@ tags'), and without it none of them; so it reads history when the case holds eve
 there are none to hold (`no-releases`), and otherwise reads none — holding the retained release alone
 when the case gives one (`checked`), else reporting `artifact-history-unchecked`. `withdrawn` and
 `changed` come from `upgrade-diff` (consumer/diff.py) against the retained release.
+
+Its tier (docs/conformance.md, "Reader tiers"): at tier specification release-check runs as it is; at tier
+none its preparation reader is switched off here, in the adapter and nowhere else (`no_reader`), so every
+fixture it reaches is skipped as version-unread and every other rule of release-check holds as ever. No
+option of release-check, and no setting a user can give it, turns its reader or any rule off.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..catalog.grammar import release_key
@@ -24,6 +31,10 @@ from ..consumer.check import UNCHECKED, open_location
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Report
 
+SPECIFICATION, NONE = "specification", "none"
+TIERS = (SPECIFICATION, NONE)
+VERSION_UNREAD = {"result": "refusal", "refusal": "version-unread"}
+"""A reader that reads no dialect version answers every fixture so (dialect §11's report; RFC 0019 §4's skip)."""
 RETAINED_VERSION = 1
 RETAINED_MEMBERS = ("commit", "entries", "location", "manifestDigest", "retainedVersion", "tag")
 RETAINED_BOUND = 1024 * 1024
@@ -129,9 +140,38 @@ def _against_retained(location: str, tag: str, lock: Lock) -> tuple[list[str], l
     return withdrawn, changed
 
 
-def consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None) -> dict[str, Any]:
-    """The neutral verdict of `release-check` on one case (RFC 0019 §7). LocationError when the
-    location or an object of the release cannot be read."""
+@contextmanager
+def no_reader() -> Iterator[None]:
+    """Tier none, for the checks made inside it in this process: the preparation reader reads no dialect
+    version. The gate reaches the reader through three calls of the verifier package (catalog/replay.py):
+    the replay, in process or through a program, answers version-unread; and what the reader still reads of a
+    skipped fixture (`check_skipped`, verifier/partial.py: this project's reader, holding every acquisition
+    it reads under a skip; docs/skips.md) reads nothing, as a reader that reads no version reads nothing of
+    it. Every check that needs no reader — digests, file sets, classification and binding documents, bounds,
+    scans, history — and skips.json's rule over each skip are release-check's own and run as ever."""
+    from .. import verifier
+
+    saved = verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped
+    verifier.replay_fixture = lambda *args, **kwargs: dict(VERSION_UNREAD)
+    verifier.replay_with_program = lambda *args, **kwargs: dict(VERSION_UNREAD)
+    verifier.check_skipped = lambda *args, **kwargs: None
+    try:
+        yield
+    finally:
+        verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped = saved
+
+
+def consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None,
+            tier: str = SPECIFICATION) -> dict[str, Any]:
+    """The neutral verdict of `release-check` on one case (RFC 0019 §7), its reader at `tier`. LocationError
+    when the location or an object of the release cannot be read."""
+    if tier == NONE:
+        with no_reader():
+            return _consume(location, tag, history_limit=history_limit, held=held, retained=retained)
+    return _consume(location, tag, history_limit=history_limit, held=held, retained=retained)
+
+
+def _consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None) -> dict[str, Any]:
     earlier = _earlier_releases(location, tag)
     if held and sorted(held, key=release_key) != sorted(earlier, key=release_key):
         return {"notApplicable": "release-check reads every earlier release of the tag's own history or none of "
@@ -158,4 +198,5 @@ def encode(verdict: dict) -> str:
     return json.dumps(verdict, ensure_ascii=True, sort_keys=True)
 
 
-__all__ = ["RELEASE_CODES", "RetainedError", "consume", "encode", "read_retained"]
+__all__ = ["NONE", "RELEASE_CODES", "RetainedError", "SPECIFICATION", "TIERS", "consume", "encode", "no_reader",
+           "read_retained"]

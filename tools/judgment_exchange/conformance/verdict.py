@@ -1,11 +1,12 @@
-"""The neutral verdict a consumer prints for one case, and its comparison with the case's expectation
-(docs/conformance.md, "The verdict" and "Comparison"; RFC 0019 §7).
+"""The neutral verdict a consumer prints for one case, and its comparison with the case's expected verdict at
+the consumer's reader tier (docs/conformance.md, "The verdict", "Reader tiers" and "Comparison"; RFC 0019 §7).
 
 A verdict is one JSON object: `result` (`pass` or `refuse`), `codes`, `history` (`checked`,
 `artifact-history-unchecked`, `no-releases`), `entries` (each id with its row's `kind`, `offered` and
 its `fixtures` replayed or skipped with the reason) and, against retained state, `withdrawn` and
-`changed`; or `{"notApplicable": REASON}` for a case that assumes the specification's reader or holds
-this project's stricter rules. Members the contract does not name are ignored.
+`changed`; or `{"notApplicable": REASON}`, admitted where the case holds this project's stricter rules or its
+verdict at the tier says a broader reader may decline it. Members the contract does not name are ignored.
+The expected verdict is the one cases.json states for the tier (`tiers`), never one derived from another tier's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,14 @@ from pathlib import Path
 VERDICT_BOUND = 4 * 1024 * 1024
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "conformance-verdict.schema.json"
 AGREE, DISAGREE, NOT_APPLICABLE, NO_VERDICT = "passed", "failed", "not applicable", "no verdict"
+NOT_AT_TIER = "no verdict at this tier"
+"""A case that states no verdict at the consumer's tier (docs/conformance.md lists each by name): not run."""
+SPECIFICATION, NONE = "specification", "none"
+TIERS = (SPECIFICATION, NONE)
+"""The reader tiers, broadest first: the specification's reader, and no reader (docs/conformance.md)."""
+DECLINE = "not-applicable"
+"""A tier's `broaderReader` when a consumer whose reader reads more may answer notApplicable."""
+COMPARED = ("result", "codes", "history", "entries", "withdrawn", "changed")
 
 
 @dataclass
@@ -28,6 +37,10 @@ class Outcome:
     status: str
     got: str = ""
     differences: list[str] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+    """The verdict's members that differ (COMPARED's names), for the summary row."""
+    verdict: dict | None = None
+    """The consumer's verdict as received, when it gave one."""
 
     @property
     def failed(self) -> bool:
@@ -100,28 +113,52 @@ def compared_codes(codes: list[str], strictness: str, rfc: frozenset[str]) -> li
     return sorted({c for c in codes if strictness == "project" or c in rfc})
 
 
-def compare(case: dict, verdict: dict, rfc: frozenset[str]) -> Outcome:
-    """Hold a consumer's verdict to the case's expectation: `result`, `history` (where stated), `entries`
-    and the compared codes must match, and `withdrawn`/`changed` where the case states them."""
+def expected_at(case: dict, tier: str) -> dict | None:
+    """The verdict the case states at `tier` (None: the case states none there)."""
+    return case["tiers"].get(tier)
+
+
+def expected_verdict(case: dict, tier: str) -> dict | None:
+    """The expected verdict at `tier` in the verdict's own form (what a consumer would print): result, the
+    compared codes, history, entries, withdrawn and changed where stated."""
+    expected = expected_at(case, tier)
+    if expected is None:
+        return None
+    return {member: expected[member] for member in COMPARED if member in expected}
+
+
+def compare(case: dict, verdict: dict, rfc: frozenset[str], tier: str = SPECIFICATION) -> Outcome:
+    """Hold a consumer's verdict to the case's verdict at `tier`: `result`, `history` (where stated),
+    `entries` and the compared codes must match, and `withdrawn`/`changed` where the case states them."""
+    expected = expected_at(case, tier)
+    if expected is None:
+        return Outcome(NOT_AT_TIER, "-")
     if "notApplicable" in verdict:
-        if case["reader"] == "specification" or case["strictness"] == "project":
-            return Outcome(NOT_APPLICABLE, "not applicable")
+        if case["strictness"] == "project" or expected.get("broaderReader") == DECLINE:
+            return Outcome(NOT_APPLICABLE, "not applicable", verdict=verdict)
         return Outcome(DISAGREE, "not applicable", [
-            "reported not applicable, but the case assumes any reader and holds no rule stricter than the RFC's"])
-    expected = case["expected"]
-    out = []
+            f"reported not applicable, but at tier {tier} the case's verdict holds for every reader that reads at "
+            "least the tier's, and the case holds no rule stricter than the RFC's"], ["result"], verdict)
+    out, differing = [], []
     if verdict["result"] != expected["result"]:
         out.append(f"result is {verdict['result']}, expected {expected['result']}")
+        differing.append("result")
     got = compared_codes(verdict["codes"], case["strictness"], rfc)
     want = compared_codes(expected["codes"], case["strictness"], rfc)
     if got != want:
         out.append(f"codes compared are [{', '.join(got)}], expected [{', '.join(want)}]")
+        differing.append("codes")
     if "history" in expected and verdict["history"] != expected["history"]:
         out.append(f"history is {verdict['history']}, expected {expected['history']}")
-    out += _entries(expected["entries"], verdict["entries"])
+        differing.append("history")
+    entries = _entries(expected["entries"], verdict["entries"])
+    if entries:
+        out += entries
+        differing.append("entries")
     for member in ("withdrawn", "changed"):
         if member in expected and sorted(verdict.get(member, [])) != sorted(expected[member]):
             out.append(f"{member} is [{', '.join(sorted(verdict.get(member, [])))}], expected "
                        f"[{', '.join(sorted(expected[member]))}]")
+            differing.append(member)
     summary = verdict["result"] + (f" [{', '.join(got)}]" if got else "")
-    return Outcome(DISAGREE if out else AGREE, summary, out)
+    return Outcome(DISAGREE if out else AGREE, summary, out, differing, verdict)
