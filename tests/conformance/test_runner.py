@@ -362,3 +362,20 @@ def test_a_copy_of_the_kit_of_regular_files_is_no_kit_error(tmp_path):
 def test_bad_invocations(args, status):
     done = exchange(*args)
     assert done.returncode == status and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_kit_copys_text_is_shown_escaped(tmp_path):
+    """A copy's titles and sentences are its author's: a control character is shown as its escape, never sent to
+    the terminal (docs/reports.md)."""
+    kit = copy_kit(tmp_path)
+    document = json.loads((kit / "cases.json").read_text(encoding="utf-8"))
+    case = next(c for c in document["cases"] if c["name"] == "manifest-order")
+    case["title"] = "rows \x1b[2J out of order"
+    case["rfc"]["words"] = "distinct ids\u202e in byte order"
+    case["tiers"]["specification"]["result"] = "pass"  # so the run shows its failure block
+    (kit / "cases.json").write_text(json.dumps(document), encoding="utf-8")
+    for args in (("list",), ("run", "--case", "manifest-order")):
+        done = exchange(args[0], "--kit", str(kit), *args[1:])
+        assert done.returncode in (0, 1), done.stderr
+        assert "\x1b" not in done.stdout and "\u202e" not in done.stdout, args
+    assert "\\u202e" in done.stdout

@@ -248,7 +248,8 @@ def rerun_command(kit: Kit, case: dict, options: Options) -> str:
 
 def _failure(kit: Kit, case: dict, result: Outcome, options: Options, out: TextIO) -> None:
     """A disagreement whole: the differences, the expected and received verdicts as JSON, how to rerun it."""
-    out.write(f"\n{case['name']} at tier {options.tier} ({case['rfc']['section']}: \"{case['rfc']['words']}\"):\n")
+    out.write(escape(f"\n{case['name']} at tier {options.tier} ({case['rfc']['section']}: "
+                     f"\"{case['rfc']['words']}\"):", newlines=True) + "\n")
     for difference in result.differences:
         out.write(f"  - {escape(difference)}\n")
     out.write(f"  expected: {json.dumps(expected_verdict(case, options.tier), ensure_ascii=True, sort_keys=True)}\n")
@@ -312,7 +313,7 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
             for case, result in zip(chosen, results)]
     widths = [max(len(r[i]) for r in rows + [("case", "status", f"expected at {tier}", "")]) for i in range(3)]
     for line in [("case", "status", f"expected at {tier}", "got")] + rows:
-        out.write("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths)) + f"  {line[3]}\n")
+        out.write(escape("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths)) + f"  {line[3]}") + "\n")
     for case, result in zip(chosen, results):
         if isinstance(result, Outcome) and result.failed:
             _failure(kit, case, result, options, out)
@@ -352,14 +353,14 @@ def list_cases(kit_path: Path, out: TextIO = sys.stdout) -> int:
         return KIT
     for case in kit.cases:
         marks = " (strictness: project)" if case["strictness"] == "project" else ""
-        out.write(f"{case['name']}: {case['title']}{marks}\n")
+        out.write(escape(f"{case['name']}: {case['title']}{marks}") + "\n")
         tiers = "; ".join(f"{t}: {_short(expected_verdict(case, t)) if t in case['tiers'] else 'no verdict'}"
                           + (" (a broader reader may answer not applicable)"
                              if case["tiers"].get(t, {}).get("broaderReader") == "not-applicable" else "")
                           for t in TIERS)
-        out.write(f"  {tiers}\n")
-        out.write(f"  {case['rfc']['section']}: \"{case['rfc']['words']}\"\n")
-    out.write(f"\n{len(kit.cases)} cases in {kit.path}\n")
+        out.write(escape(f"  {tiers}") + "\n")
+        out.write(escape(f"  {case['rfc']['section']}: \"{case['rfc']['words']}\"") + "\n")
+    out.write(escape(f"\n{len(kit.cases)} cases in {kit.path}", newlines=True) + "\n")
     out.flush()
     return PASS
 
