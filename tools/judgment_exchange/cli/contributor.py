@@ -206,7 +206,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
         print(safe(change.line()))
     if not plan.changes:
         print(f"exchange fix: every pin is up to date ({plan.entries} entries)")
-        return PASS
+        return stale_fixtures(plan)
     if args.check:
         print(f"exchange fix --check: {len(plan.changes)} pin(s) would change; run exchange fix", file=sys.stderr)
         return REFUSED
@@ -217,6 +217,19 @@ def cmd_fix(args: argparse.Namespace) -> int:
             print(f"exchange fix: {safe(rel)}: {exc.strerror}", file=sys.stderr)
             return IO
     print(f"exchange fix: {len(plan.changes)} pin(s) written to {len(plan.writes)} file(s)")
+    return stale_fixtures(plan)
+
+
+def stale_fixtures(plan) -> int:
+    """A fixture whose pins are current but which no longer replays (authoring/fix.stale_fixtures; issue #26 item
+    2): named on standard error after the pins' verdict. Exit 0 still: every pin is right, and fix's status is
+    the pins' (docs/fix.md); `exchange check` refuses the fixture."""
+    for blocker in plan.stale:
+        print(f"exchange fix: {safe(blocker.line())}", file=sys.stderr)
+    if plan.stale:
+        print(f"exchange fix: but {len(plan.stale)} fixture(s) no longer replay though their pins are current, which no "
+              "pin fixes and exchange check refuses: restore or re-record each one named above (docs/fix.md)",
+              file=sys.stderr)
     return PASS
 
 
