@@ -19,6 +19,11 @@ id and fixture name — and runs the scan's name check over them once (`flagged_
 `scan_names`), and the scan's named shapes over every text it would show (details, notes, skips,
 the reader); a flagged name is then unsafe exactly as a name outside its grammar is (`Withheld`), and a
 flagged name or value inside a text is described by its length.
+
+Stray names (issue #26 item 3): inside an entry directory, and for a catalog-stray-file's own name, a
+component outside its place's grammar is shown when it passes the display grammar (`display_path`'s) and
+the scan cleared it (`Withheld.scanned`); a stray name withheld all the same is told apart by its place in
+its directory (`withheld_position`). A refusal's own fix is cleared as its detail is.
 """
 
 from __future__ import annotations
