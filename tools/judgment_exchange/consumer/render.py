@@ -276,3 +276,15 @@ def _blob(item: dict, safe: Safe) -> str:
     if "blobDigest" in item:
         return value(item["blobDigest"], safe)
     return f"({safe(item.get('type', 'not a file'))}, no blob digest)"
+
+
+def entry_lines(results: list[dict], safe: Safe) -> list[str]:
+    """release-check's text for each entry's record (check.py `ReleaseCheck.results`): `pass`, `refused`, or
+    `not checked` with the refusals that stopped its checks and why (issue #25 item 4)."""
+    out = []
+    for item in results:
+        if item["result"] == "not-checked":
+            out.append(f"entry {safe(item['id'])}: not checked ({', '.join(item['stoppedBy'])}: {item['reason']})")
+        else:
+            out.append(f"entry {safe(item['id'])}: {item['result']}")
+    return out
