@@ -208,7 +208,8 @@ def test_a_removed_file_is_named_and_the_printed_fix_brings_it_back(recorded, tm
     rel = f"{fixture.relative_to(work).as_posix()}/sources.json"
     [refusal] = [r for r in value["refusals"] if r["path"] == rel]
     assert refusal["detail"].startswith(f"an edited recording: sources.json is missing, which the commit that "
-                                        f"recorded it ({at[:12]}) holds, while its preparation.json is the recorded one")
+                                        f"recorded it ({at[:12]}) holds, while its preparation.json is the "
+                                        "recorded one")
     assert _codes(value) == sorted([refusal["code"], "manifest-fixtures-mismatch"])   # the row lists it too
     _run_literally(work, _backticked(refusal["fix"]))
     assert report(work, capsys)["refusals"] == []

@@ -69,9 +69,10 @@ def test_near_miss_a_changed_preparation_json_is_no_edited_recording(tmp_path):
 
 def test_near_miss_a_fixture_never_committed_and_no_repository_are_no_answer(tmp_path):
     root, _ = _repo(tmp_path)
-    write(root, {"entries/acme/other/fixtures/x/preparation.json": b"{}", "entries/acme/other/fixtures/x/case.json": b"1"})
+    other = "entries/acme/other/fixtures/x"
+    write(root, {f"{other}/preparation.json": b"{}", f"{other}/case.json": b"1"})   # never committed
     with History(str(root)) as history:
-        assert history.recording("entries/acme/other/fixtures/x", {"preparation.json": b"{}", "case.json": b"2"}) is None
+        assert history.recording(other, {"preparation.json": b"{}", "case.json": b"2"}) is None
     plain = tmp_path / "plain"
     plain.mkdir()
     with History(str(plain)) as history:

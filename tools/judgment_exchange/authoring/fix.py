@@ -359,7 +359,8 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
                     if found is None:
                         continue
                     try:
-                        files = {n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND) for n in fixture.files}
+                        files = {n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND)
+                                 for n in fixture.files}
                     except (TreeError, TooLarge):
                         files = {}
                     recording = history.recording(fixture.path, files) if files else None
