@@ -157,10 +157,14 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
-    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)")
-    rc.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
-    rc.add_argument("tag")
-    rc.add_argument("--entry", action="append", metavar="ID")
+    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
+                        usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
+                        "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...]]] "
+                        "[--format text|json]")
+    rc.add_argument("location", metavar="LOCATION",
+                    help="a local directory holding the catalog's repository, or a git URL")
+    rc.add_argument("tag", metavar="TAG", help="the release tag to check, vMAJOR.MINOR.PATCH")
+    rc.add_argument("--entry", action="append", metavar="ID", help="import only this entry (repeatable)")
     hist = rc.add_mutually_exclusive_group()
     hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
     hist.add_argument("--no-history", action="store_true", help="read no earlier release of the tag's own "
