@@ -211,14 +211,17 @@ def test_author_text_reaches_a_page_escaped_by_the_template_engine(built):
         assert "&lt;script&gt;alert(&#34;t&#34;)&lt;/script&gt;" in text, name
 
 
-def test_the_screenshot_in_docs_is_the_index_at_a_wide_width():
-    """docs/images/index.png is written by `python -m tests.browse.screenshot` (the demo index's main page)."""
+@pytest.mark.parametrize("name, wide, tall", [("index.png", 1440, 450), ("index-phone.png", 390, 844),
+                                              ("entry.png", 1440, 900)])
+def test_the_screenshots_in_docs_are_the_pages_at_their_widths(name, wide, tall):
+    """docs/images/ is written by `python -m tests.browse.screenshot`: the demo index's main page wide and
+    on a phone's first screen, and an entry's page wide."""
     import struct
 
-    data = (REPO / "docs" / "images" / "index.png").read_bytes()
+    data = (REPO / "docs" / "images" / name).read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    assert width == 1440 and height >= 450
+    assert width == wide and (height == tall if name == "index-phone.png" else height >= tall)
 
 
 # --- a refused release, and the command's arguments ---------------------------------------------------
