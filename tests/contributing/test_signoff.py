@@ -193,6 +193,20 @@ def test_github_format_annotates_each_commit(clone, capsys):
     assert code == 1 and out.splitlines()[0].startswith(f"::error title=signoff-missing::commit {unsigned}:")
 
 
+def test_github_format_writes_workflow_commands_only(clone, capsys):
+    """Issue #26 item 6: as `check --format github`, standard output holds only workflow commands (docs/reports.md):
+    an error per refusal with its fix on its second line, one notice with the range, counts and result."""
+    commit(clone, "Add c", signoff=False)
+    code, out, _ = _run(clone, "--base", "auto", "--format", "github", capsys=capsys)
+    lines = out.splitlines()
+    assert code == 1 and all(line.startswith(("::error ", "::notice ")) for line in lines), lines
+    assert "%0Afix: git reset --soft $(git merge-base " in lines[0]
+    assert lines[-1].startswith("::notice title=exchange signoff::") and "result: fail (1 refusal(s))" in lines[-1]
+    git(clone, "commit", "-q", "--amend", "--allow-empty", "-s", "--no-edit")
+    code, out, _ = _run(clone, "--base", "auto", "--format", "github", capsys=capsys)
+    assert code == 0 and out.splitlines() == [line for line in out.splitlines() if line.startswith("::notice ")]
+
+
 # --- exit statuses ------------------------------------------------------------------------------------
 
 def test_base_that_names_no_commit_is_base_unreadable(clone, capsys):

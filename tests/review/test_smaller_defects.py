@@ -196,7 +196,7 @@ def test_lock_on_a_directory_says_so_once(released, tmp_path, capsys):
 
 BY_HAND = ["check", "signoff", "manifest", "fix", "digest", "form", "new", "fixture", "fixture add", "release",
            "release-check", "upgrade-diff", "upgrade-note", "show", "index", "verifier", "verifier fetch", "verify",
-           "conformance", "conformance run", "conformance consume"]
+           "conformance", "conformance run", "conformance consume", "release-verify", "release-notes"]
 
 
 def _subcommands(parser, prefix: tuple[str, ...] = ()) -> list[str]:
@@ -350,3 +350,21 @@ def test_a_passing_release_prints_the_gates_summary(tmp_path, identity, capsys):
     # near-miss: a refused release prints no passing summary
     rc, out, err = run(["release", "v0.2.0", "--catalog", str(repo.path)], capsys)
     assert rc == 1 and "result: pass" not in out + err and "nothing changed" in err, out + err
+
+
+def test_version_is_answered(capsys):
+    """Issue #26 item 6: `exchange --version` exists."""
+    from judgment_exchange import __version__
+
+    rc, out, err = run(["--version"], capsys)
+    assert rc == 0 and out.strip() == f"exchange (judgment-pack-exchange) {__version__}" and not err
+
+
+def test_a_catalog_that_is_a_file_is_named_as_not_a_directory(tmp_path, capsys):
+    """Issue #26 item 6: `--catalog FILE` said "no such directory"; it says what the path is and what to give."""
+    afile = tmp_path / "manifest.json"
+    afile.write_text("[]\n")
+    rc, out, err = run(["check", "--catalog", str(afile)], capsys)
+    assert rc == 4 and "not a directory (give the catalog's directory" in err and not out
+    rc, out, err = run(["check", "--catalog", str(tmp_path / "nothing")], capsys)
+    assert rc == 4 and "no such directory" in err  # the near miss

@@ -273,7 +273,12 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.refusals += identity_check(checks)
     if compared is not None:
         _pull_request(compared, options, report)
-    if options.history:
+    if options.history and compared is not None and compared.change is None:
+        # a base that cannot be compared is reported once (base-unreadable); the history it keys is not read
+        # as if there were no base, which would report refusals of another check (issue #26 item 1)
+        report.history = "skipped"
+        report.notes.append("history not read: the base could not be compared (see base-unreadable)")
+    elif options.history:
         history_check(tree, checks, options, report, compared.change if compared is not None else None)
     else:
         report.history = "skipped"

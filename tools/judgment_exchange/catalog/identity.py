@@ -108,12 +108,14 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     report.history = result.status
     report.refusals += result.refusals
     report.notes += result.notes
-    if change is not None and result.released:  # a released entry changed without a note: a warning
+    if result.released:  # a released entry changed without a note: a warning (issue #17 item 5), on a pull
+        # request for the entries it changes, and on main, in a release, for every entry (issue #26 item 4)
         from ..history.upgrade import note_warnings
 
         stored = {c.id: c.stored.get("entry.json") for c in checks}
         current = [(entry, stored.get(entry.id)) for entry in entries]
-        report.warnings += note_warnings(current, set(change.paths), result.released)
+        changed = set(change.paths) if change is not None else {f"{entry.path}/entry.json" for entry in entries}
+        report.warnings += note_warnings(current, changed, result.released)
 
 
 def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
@@ -121,8 +123,10 @@ def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
     the commit `--base` names; None when it names none (the pull request's check refuses that already).
     `opened`: a GitTree of the same repository already open, whose handle resolves it (issue #20)."""
     if options.main is not None:
+        from ..history.mainline import ref_name
+
         tip, ref = options.main
-        return tip, _ref_name(ref)
+        return tip, ref_name(ref)
     import git
 
     try:
@@ -134,14 +138,6 @@ def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
                 repo.close()
     except Exception:  # GitPython raises several types for a revision that names no commit
         return None
-
-
-def _ref_name(ref: str) -> str:
-    """A reference as people say it: refs/remotes/upstream/main is upstream/main."""
-    for prefix in ("refs/remotes/", "refs/heads/"):
-        if ref.startswith(prefix):
-            return ref[len(prefix):]
-    return ref
 
 
 def _optional(tree: Tree, path: str, limit: int) -> bytes | None:

@@ -21,7 +21,10 @@ __all__ = ["main", "build_parser", "PASS", "REFUSED", "USAGE", "IO"]
 
 def build_parser():
     """`exchange` and its subcommands, each user's from its own module."""
+    from .. import __version__
+
     parser = Parser(prog="exchange", description="The Judgment Exchange catalog's gate and tools (RFC 0019).")
+    parser.add_argument("--version", action="version", version=f"exchange (judgment-pack-exchange) {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=Parser, required=True)
     contributor.register(sub)
     maintainer.register(sub)

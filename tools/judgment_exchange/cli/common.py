@@ -52,7 +52,9 @@ def catalog_dir(args: argparse.Namespace, command: str, *, require_catalog: bool
     catalog (is_catalog), each exit 4."""
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if not os.path.isdir(catalog):
-        print(f"exchange {command}: {safe(catalog)}: no such directory", file=sys.stderr)
+        what = "not a directory (give the catalog's directory, the one holding manifest.json)" \
+            if os.path.lexists(catalog) else "no such directory"
+        print(f"exchange {command}: {safe(catalog)}: {what}", file=sys.stderr)
         return None
     if require_catalog and not_a_catalog(command, catalog):
         return None

@@ -96,11 +96,19 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit_json(report.as_json())
         return PASS if report.passed else REFUSED
-    if args.format == "github":
+    here = (f"git reset --soft $(git merge-base {report.base} HEAD) && git commit -s && git push --force-with-lease"
+            if report.base and any(commit for _, commit in report.refusals) else None)
+    verdict = "pass" if report.passed else f"fail ({len(report.refusals)} refusal(s))"
+    if args.format == "github":  # workflow commands only, as check --format github (docs/reports.md)
         from ..annotations import escape_data, escape_property
 
         for refusal, _ in report.refusals:
-            print(f"::error title={escape_property(refusal.code)}::{escape_data(refusal.detail)}")
+            fix = here or fix_text(refusal.code)
+            print(f"::error title={escape_property(refusal.code)}::{escape_data(refusal.detail + chr(10) + 'fix: ' + fix)}")
+        counted = f"{report.commits} checked, {report.merges} merge(s) not checked"
+        where = f"{report.base}..{report.head}: " if report.base else ""
+        print(f"::notice title=exchange signoff::{escape_data(f'{where}{counted}; result: {verdict}')}")
+        return PASS if report.passed else REFUSED
     print(f"exchange signoff: {safe(catalog)}")
     for note in report.notes:
         print(f"note: {safe(note)}")
@@ -111,10 +119,9 @@ def cmd_signoff(args: argparse.Namespace) -> int:
         print(f"refused {refusal.code}: {safe(refusal.detail)}")
     for code in dict.fromkeys(refusal.code for refusal, _ in report.refusals):
         print(f"  fix ({code}): {fix_text(code)}")
-    if report.base and any(commit for _, commit in report.refusals):
-        print(f"  here: git reset --soft $(git merge-base {report.base} HEAD) && git commit -s && "
-              "git push --force-with-lease")
-    print(f"result: {'pass' if report.passed else f'fail ({len(report.refusals)} refusal(s))'}")
+    if here:
+        print(f"  here: {here}")
+    print(f"result: {verdict}")
     return PASS if report.passed else REFUSED
 
 

@@ -17,12 +17,23 @@ def cmd_release(args: argparse.Namespace) -> int:
     from ..repository.release import make_release
     from .report import print_text
 
-    outcome = make_release(os.path.abspath(args.catalog), args.tag)
+    root = release_root(args.catalog)
+    outcome = make_release(root, args.tag, approved=frozenset(args.approve_change or ()))
     if outcome.report is not None:
-        print_text(outcome.report, safe(outcome.checked or args.catalog))
+        print_text(outcome.report, safe(outcome.checked or root))
     for line in outcome.lines:
         print(safe(line), file=sys.stdout if outcome.status == 0 else sys.stderr)
     return outcome.status
+
+
+def release_root(catalog: str | None) -> str:
+    """The repository `exchange release` works on: --catalog as given, else the root of the git work tree
+    holding the working directory (a maintainer may run it from a subdirectory; issue #26 item 6)."""
+    if catalog is not None:
+        return os.path.abspath(catalog)
+    from .report import work_tree_root
+
+    return work_tree_root(os.getcwd()) or os.path.abspath(".")
 
 
 def cmd_verifier_fetch(args: argparse.Namespace) -> int:
@@ -103,7 +114,11 @@ def register(sub) -> None:
     """`exchange release`, and the release workflow's `release-verify` and `release-notes`."""
     rel = sub.add_parser("release", help="cut release TAG on a clean, up-to-date main: gate, ledger row, commit, tag")
     rel.add_argument("tag", metavar="TAG")
-    rel.add_argument("--catalog", default=".", help="the repository's root (default: the current directory)")
+    rel.add_argument("--catalog", help="the repository's root (default: the git work tree holding the current "
+                     "directory)")
+    rel.add_argument("--approve-change", action="append", metavar="ID",
+                     help="release although this released entry changed without an upgrade note, so a consumer "
+                     "locked to the last release is refused it until they approve it by hand (repeatable)")
     rel.set_defaults(run=cmd_release)
 
     verify = sub.add_parser("release-verify", help="the release workflow's check of a pushed tag: on main, new, "

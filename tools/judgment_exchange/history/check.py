@@ -9,7 +9,7 @@ from ..refusal import Refusal
 from ..tree import ReleaseTree, TooLarge, TreeError
 from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
-from .mainline import above_note, find_main, first_parent_chain, hold_ledger, off_main_note
+from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, resolve_main
 from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
 from ..tree import ObjectStore
@@ -98,9 +98,10 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
             tip, tip_name = main
         elif anchor is not None:
             tip, tip_name = anchor, f"the checked commit {anchor[:12]}"
-        else:
-            tip, tip_name = find_main(repo, store)
-            tip_name = {"refs/heads/main": "main", "refs/remotes/origin/main": "origin/main"}.get(tip_name, "HEAD")
+        else:  # one idea of main (issue #26 item 1), said once when there was a choice
+            chosen = resolve_main(repo, store)
+            tip, tip_name = chosen.tip, chosen.name
+            notes = notes + ([chosen.note] if chosen.note else [])
         if ledger is TIP:
             blob = ReleaseTree(store, tip, tip_name).blob_id(LEDGER) if tip is not None else None
             ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)

@@ -54,8 +54,9 @@ RECORDS: dict[str, Code] = {
     RELEASE_LEDGER_CHANGED: Code(
         f"{_LEDGER}: the ledger is append-only; a pull request does not change it",
         "A ledger row was changed or removed on main's history, or this tree's releases.json is not main's.",
-        "Restore releases.json from main (git checkout origin/main -- releases.json) and merge main; a release "
-        "row is added only by `exchange release` on main.",
+        "Restore releases.json as the refusal's own fix names it (main's, or for a pull request the one its branch "
+        "started from: git checkout COMMIT -- releases.json); a release row is added only by `exchange release` "
+        "on main.",
     ),
     RELEASE_LEDGER_MISSING: Code(
         f"{_LEDGER}: a catalog whose releases kept a ledger keeps it",

@@ -1,7 +1,10 @@
 """Main's first-parent history, and the release ledger held to it (docs/releasing.md; issue #10 items 1, 2).
 
-Only main's releases count. "Main" is the local `main` branch, else `origin/main`, else HEAD; a check
-of one commit (a consumer's `release-check`, which checks no branch ancestry, §7) uses that commit.
+Only main's releases count. "Main" is one answer for every command (issue #26 item 1; `find_main`): the
+upstream default branch as fetched (UPSTREAM_ORDER, the order `--base auto` uses), except that when HEAD is
+the local `main` and descends from it, main is HEAD's own first-parent history (a maintainer between
+`exchange release` and the push); without an upstream, the local `main`, else HEAD. A check of one commit
+(a consumer's `release-check`, which checks no branch ancestry, §7) uses that commit.
 The ledger names the releases; each row's release commit is the commit on main's first-parent history
 that added it (each distinct ledger blob read once through the ObjectStore), and tags corroborate.
 """
@@ -27,25 +30,102 @@ from .ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_l
 from .model import Release
 from .tags import Tags, release_key
 
-MAIN_REFS = ("refs/heads/main", "refs/remotes/origin/main", "HEAD")
+UPSTREAM_ORDER = (
+    "refs/remotes/upstream/HEAD",
+    "refs/remotes/upstream/main",
+    "refs/remotes/origin/HEAD",
+    "refs/remotes/origin/main",
+)
+"""Where the upstream default branch is, as fetched, first that names a commit wins: a fork's `upstream`
+remote (GitHub's convention for the repository a fork's pull requests go to), then the clone's `origin`;
+each by its HEAD symbolic ref (the remote's default branch, as `git clone` or `git remote set-head NAME
+--auto` records it), else its `main` (CONTRIBUTING.md, "What CI runs")."""
+
+LOCAL_MAIN = "refs/heads/main"
+MAIN_REFS = (*UPSTREAM_ORDER, LOCAL_MAIN, "HEAD")
+
+
+def _commit_of(repo, store: ObjectStore, ref: str) -> str | None:
+    """The commit `ref` names (a symbolic ref followed, a tag peeled), or None."""
+    from git.refs.symbolic import SymbolicReference  # GitPython, imported when a repository is read
+
+    try:
+        hexsha = SymbolicReference.dereference_recursive(repo, ref)
+    except (ValueError, OSError, TypeError):
+        return None
+    try:
+        kind, commit = store.peel(hexsha)
+    except TreeError:
+        return None
+    return commit if kind == "commit" else None
+
+
+def symbolic_target(repo, ref: str) -> str:
+    """Where a symbolic reference points (refs/remotes/origin/HEAD -> refs/remotes/origin/main), else `ref`."""
+    try:
+        return repo.git.symbolic_ref("-q", ref) or ref
+    except Exception:  # GitCommandError: not a symbolic reference
+        return ref
+
+
+def ref_name(ref: str) -> str:
+    """A reference as people say it: refs/remotes/upstream/main is upstream/main, refs/heads/main is main."""
+    for prefix in ("refs/remotes/", "refs/heads/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix):]
+    return ref
+
+
+@dataclass(frozen=True)
+class Main:
+    """Main as one answer (issue #26 item 1): its tip commit (None when nothing names one), the reference it
+    came from, its name as people say it, and `note`: what was chosen and why, when there was a choice."""
+
+    tip: str | None
+    ref: str
+    name: str
+    note: str | None = None
+
+
+def resolve_main(repo, store: ObjectStore) -> Main:
+    """Main for every command (the module's docstring): the upstream default branch as fetched; HEAD when HEAD
+    is the local `main` and descends from it; without an upstream, the local `main`, else HEAD."""
+    upstream = next(((ref, tip) for ref in UPSTREAM_ORDER if (tip := _commit_of(repo, store, ref)) is not None),
+                    None)
+    local = _commit_of(repo, store, LOCAL_MAIN)
+    if upstream is None:
+        if local is not None:
+            return Main(local, LOCAL_MAIN, "main")
+        head = _commit_of(repo, store, "HEAD")
+        return Main(head, "HEAD", "HEAD") if head is not None else Main(None, "", "no main, origin/main or HEAD commit")
+    ref, tip = upstream
+    name = ref_name(symbolic_target(repo, ref))
+    on_main = symbolic_target(repo, "HEAD") == LOCAL_MAIN
+    if on_main and local is not None and local != tip and _descends(repo, local, tip):
+        return Main(local, LOCAL_MAIN, "main",
+                    f"main: your local main ({local[:12]}), which descends from {name} ({tip[:12]}): its own "
+                    f"first-parent history is main's, so the releases it adds before you push are read")
+    note = None
+    if local is not None and local != tip:
+        note = (f"main: {name} as fetched ({tip[:12]}), the upstream default branch; your local main "
+                f"({local[:12]}) differs from it and is not read (you never need to update it; to do so: "
+                f"git switch main && git merge --ff-only {name})")
+    return Main(tip, ref, name, note)
+
+
+def _descends(repo, commit: str, ancestor: str) -> bool:
+    """Whether `ancestor` is an ancestor of (or is) `commit` (git merge-base --is-ancestor)."""
+    try:
+        return repo.is_ancestor(ancestor, commit)
+    except Exception:  # GitCommandError: a missing object
+        return False
 
 
 def find_main(repo, store: ObjectStore) -> tuple[str | None, str]:
-    """Main's tip commit and the reference it came from; (None, reason) when none names a commit."""
-    from git.refs.symbolic import SymbolicReference  # GitPython, imported when a repository is read
-
-    for ref in MAIN_REFS:
-        try:
-            hexsha = SymbolicReference.dereference_recursive(repo, ref)
-        except (ValueError, OSError, TypeError):
-            continue
-        try:
-            kind, commit = store.peel(hexsha)
-        except TreeError:
-            continue
-        if kind == "commit":
-            return commit, ref
-    return None, "no main, origin/main or HEAD commit"
+    """Main's tip commit and the reference it came from (resolve_main); (None, reason) when none names a
+    commit."""
+    main = resolve_main(repo, store)
+    return main.tip, main.ref if main.tip is not None else main.name
 
 
 def first_parent_chain(store: ObjectStore, tip: str | None) -> list[str]:
@@ -137,8 +217,23 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
-def _refuse(out: Outcome, code: str, detail: str) -> None:
-    out.refusals.append(Refusal(code, LEDGER, detail))
+def _refuse(out: Outcome, code: str, detail: str, fix: str | None = None) -> None:
+    out.refusals.append(Refusal(code, LEDGER, detail, fix=fix))
+
+
+def _restore_base(tip: str | None) -> str | None:
+    """The exact fix for a pull request that alters the ledger: the one its branch started from."""
+    if tip is None:
+        return None
+    return f"restore the ledger your branch started from: git checkout $(git merge-base {tip} HEAD) -- releases.json"
+
+
+def _restore(commit: str | None, name: str) -> str | None:
+    """The exact fix for a ledger that is not main's (issue #26 item 1): main's releases.json, by commit id."""
+    if commit is None:
+        return None
+    return (f"take {name}'s ledger: git checkout {commit} -- releases.json (a release row is added only by "
+            "`exchange release` on main)")
 
 
 def _added(store: ObjectStore, ledgers: _Ledgers, chain: list[str], rows: list[LedgerRow], out: Outcome) -> dict[str, str]:
@@ -232,7 +327,8 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     made = None if release_tag is None else release_key(release_tag)
     if base_ledger is not None and base_ledger[0] != checked and not _starts_empty(base_ledger[0], checked):
         _refuse(out, RELEASE_LEDGER_CHANGED, "this change alters releases.json against its base; a pull request "
-                "never changes the ledger (only `exchange release` on main appends a row)")
+                "never changes the ledger (only `exchange release` on main appends a row)",
+                _restore_base(tip))
     if checked is None:
         _refuse(out, RELEASE_LEDGER_MISSING, f"releases.json is missing here, but {tip_name} has one")
         return out
@@ -279,7 +375,8 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
         else:
             out.notes.append(off_main_note(store, release, tip, tip_name))
     store.settle()  # every manifest expected was read; nothing may stay owed on the shared process
-    _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out, pull_request=base_ledger is not None)
+    _hold_checked(rows, tip_rows, made, release_tag, manifest, tip_name, out, pull_request=base_ledger is not None,
+                  tip=tip)
     # every release main's ledger records is a previous one (below the release being made), including, for a
     # pull request, releases made after its merge base (RFC 0019 §3; issue #17 item 2)
     for row in tip_rows:
@@ -315,22 +412,25 @@ def above_note(release: Release, release_tag: str, tip_name: str) -> str:
 
 
 def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made, release_tag: str | None,
-                  manifest: bytes | None, tip_name: str, out: Outcome, pull_request: bool = False) -> None:
+                  manifest: bytes | None, tip_name: str, out: Outcome, pull_request: bool = False,
+                  tip: str | None = None) -> None:
     """The checked tree's ledger is main's, or a prefix of it holding every previous release. A pull
     request's may lack releases main made after the change branched: the change did not alter the ledger
-    (its base ledger is held apart), and merging it keeps main's rows (issue #17 item 2)."""
+    (its base ledger is held apart), and merging it keeps main's rows (issue #17 item 2). Each refusal's fix
+    names main's commit (issue #26 item 1)."""
+    fix = _restore_base(tip) if pull_request else _restore(tip, tip_name)
     for index, row in enumerate(rows):
         if index >= len(tip_rows):
             _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) is not in {tip_name}'s releases.json: "
                     "a release row is added only by `exchange release` on main"
-                    + (f" (if {tip_name} is behind, fetch it: git fetch upstream)" if pull_request else ""))
+                    + (f" (if {tip_name} is behind, fetch it: git fetch upstream)" if pull_request else ""), fix)
         elif row != tip_rows[index]:
             _refuse(out, RELEASE_LEDGER_CHANGED, f"row {index + 1} ({row.tag}) differs from row {index + 1} of "
-                    f"{tip_name}'s releases.json ({tip_rows[index].tag}): the ledger is append-only")
+                    f"{tip_name}'s releases.json ({tip_rows[index].tag}): the ledger is append-only", fix)
     lacking = [r.tag for r in tip_rows[len(rows):] if made is None or r.version < made]
     if lacking and not pull_request:
         _refuse(out, RELEASE_LEDGER_CHANGED, f"releases.json here lacks {tip_name}'s releases {', '.join(lacking)}: "
-                "merge main (a row is never removed)")
+                "a row is never removed", fix)
     own = [r for r in rows if r.tag == release_tag]
     if own and manifest is not None and own[0].manifest_digest != manifest_digest(manifest):
         _refuse(out, RELEASE_ROW_MISMATCH, f"{release_tag}: the row's manifestDigest is not this tree's manifest.json")

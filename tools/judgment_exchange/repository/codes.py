@@ -30,7 +30,8 @@ RECORDS: dict[str, Code] = {
     "base-unreadable": Code(
         "interfaces.md --base: the pull request's base revision cannot be read",
         "The --base revision cannot be resolved or read.",
-        "Fetch the base branch (git fetch) and pass a revision that resolves.",
+        "Name a base this clone holds: fetch the catalog's main (git fetch upstream, or git fetch origin) and "
+        "pass it (--base upstream/main), or let the gate find it (--base auto); check the spelling of the revision.",
     ),
     "signoff-missing": Code(
         "RFC 0019 §6 Contributions: a DCO sign-off on every commit (exchange signoff; CONTRIBUTING.md)",

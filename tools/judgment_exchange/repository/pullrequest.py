@@ -9,23 +9,17 @@ from dataclasses import dataclass
 from ..catalog import documents as docs
 from ..gitfail import reason
 from ..refusal import Refusal
+from ..history.mainline import LOCAL_MAIN, UPSTREAM_ORDER, ref_name, symbolic_target
 from ..tree import MISSING, GitTree, Tree, TreeError
 # what a pull request changes, by kind of path: an allowlist (issue #24 item 1; zone.py; docs/trust.md)
 from .zone import DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, ACKS, is_gate_file, kind_of  # noqa: F401
 
 AUTO = "auto"
 
-# Where `--base auto` looks for the upstream default branch, first that names a commit wins: a fork's
-# `upstream` remote (GitHub's convention for the repository a fork's pull requests go to), then the
-# clone's `origin`; each by its HEAD symbolic ref (the remote's default branch, as `git clone` or
-# `git remote set-head NAME --auto` records it), else its `main`; last the local `main`.
-AUTO_ORDER = (
-    "refs/remotes/upstream/HEAD",
-    "refs/remotes/upstream/main",
-    "refs/remotes/origin/HEAD",
-    "refs/remotes/origin/main",
-    "refs/heads/main",
-)
+# Where `--base auto` looks for the upstream default branch, first that names a commit wins: the upstream
+# default branch as every command reads main (history/mainline.UPSTREAM_ORDER: a fork's `upstream`, then
+# `origin`, each by its HEAD symbolic ref, else its `main`), last the local `main`.
+AUTO_ORDER = (*UPSTREAM_ORDER, LOCAL_MAIN)
 
 
 class BaseUnreadable(Exception):
@@ -44,10 +38,19 @@ class AutoBase:
     ref: str
     target: str
     tip: str
+    behind: int = 0
+    """How many commits the tip has that the merge base lacks (issue #26 item 6: a branch made from a stale
+    main is judged against its merge base, and told it is behind)."""
 
     def describe(self) -> str:
         via = self.ref if self.target == self.ref else f"{self.ref} -> {self.target}"
-        return f"--base auto: the merge base of HEAD and {via} ({self.tip[:12]}) is {self.commit}"
+        said = f"--base auto: the merge base of HEAD and {via} ({self.tip[:12]}) is {self.commit}"
+        if self.behind:
+            name = ref_name(self.target)
+            said += (f"; your branch is {self.behind} commit(s) behind {name}, which the pull request will merge "
+                     f"into: if they touch your entry or manifest.json it will conflict, so bring them in first "
+                     f"(git merge {name}) and check again")
+        return said
 
 
 def resolve_auto(repository: str) -> AutoBase:
@@ -73,25 +76,19 @@ def resolve_auto(repository: str) -> AutoBase:
                 tip = repo.commit(ref)
             except Exception:
                 continue
-            target = _symbolic_target(repo, ref)
+            target = symbolic_target(repo, ref)
             bases = repo.merge_base(head, tip)
             if not bases:
                 raise BaseUnresolved(f"HEAD shares no history with {ref}; branch from the upstream default "
                                      "branch, or name the base with --base REV")
-            return AutoBase(bases[0].hexsha, ref, target, tip.hexsha)
+            point = bases[0].hexsha
+            behind = 0 if point == tip.hexsha else int(repo.git.rev_list("--count", f"{point}..{tip.hexsha}"))
+            return AutoBase(point, ref, target, tip.hexsha, behind)
     finally:
         repo.close()
     raise BaseUnresolved("no upstream default branch: none of " + ", ".join(AUTO_ORDER) + " names a commit; "
                          "add the catalog as a remote (git remote add upstream URL; git fetch upstream) "
                          "or name the base with --base REV")
-
-
-def _symbolic_target(repo, ref: str) -> str:
-    """Where a symbolic reference points (e.g. refs/remotes/origin/HEAD -> refs/remotes/origin/main)."""
-    try:
-        return repo.git.symbolic_ref("-q", ref) or ref
-    except Exception:  # not a symbolic reference
-        return ref
 
 
 def touched_entries(repository: str, base: str, commit: str | None = None) -> list[str]:

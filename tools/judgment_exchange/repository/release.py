@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..catalog import documents as docs
 from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
+from ..history.codes import UPGRADE_NOTE_MISSING
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases
@@ -174,15 +175,53 @@ def unchanged_since(tree: GitTree, last: LedgerRow) -> bool | None:
 
 
 def without_entries(tree: GitTree) -> bool:
-    """HEAD is a catalog with no entries: no entries/ and the empty manifest, [] (RFC 0019 §7: it may be
-    released)."""
+    """HEAD is a catalog with no entries: the empty manifest, [], and no entry directory (no entries/, or one
+    holding nothing but its README.md, as this repository ships it; issue #26 item 6). RFC 0019 §7: it may
+    be released."""
     try:
-        return tree.object_id("entries") is None and json.loads(tree.read("manifest.json", 16)) == []
+        if json.loads(tree.read("manifest.json", 16)) != []:
+            return False
+        listed = tree.list("entries") if tree.stat("entries").kind == "directory" else []
+        return all(node.kind == FILE and node.name == "README.md" for node in listed)
     except (TreeError, TooLarge, ValueError):
         return False
 
 
-def make_release(root: str, tag: str, today: datetime.date | None = None) -> Outcome:
+def _rows_at(tree: ReleaseTree) -> dict[str, dict]:
+    """manifest.json's rows by id at a commit ({} when it cannot be read as rows)."""
+    read = docs.read_json(tree, "manifest.json", docs.MANIFEST_BOUND)
+    rows = read.value if read.refusal is None and isinstance(read.value, list) else []
+    return {row["id"]: row for row in rows if isinstance(row, dict) and isinstance(row.get("id"), str)}
+
+
+def consumers_see(tree: GitTree, last: LedgerRow | None, unnoted: set[str]) -> list[str]:
+    """What a consumer locked to the last release is told of this one (issue #26 item 4), one line each, from
+    the manifests' rows and each entry's directory object: added, withdrawn, changed with its upgrade note,
+    changed without one (refused: `entry-changed-without-upgrade`), and changed elsewhere than entry.json (a
+    README: listed, never refused). Ids are rows the gate has just held to §3's grammar and the scan."""
+    if last is None:
+        return []
+    then = ReleaseTree(tree.store, last.commit, f"{last.tag}@{last.commit[:12]}")
+    before, now = _rows_at(then), _rows_at(tree)
+    lines = []
+    for entry_id in sorted(before.keys() | now.keys(), key=lambda i: i.encode("utf-8", "surrogateescape")):
+        old, new = before.get(entry_id), now.get(entry_id)
+        if old is None:
+            lines.append(f"  {entry_id}: added")
+        elif new is None:
+            lines.append(f"  {entry_id}: withdrawn (a locked consumer keeps it, at {last.tag}'s commit)")
+        elif old.get("entryDigest") != new.get("entryDigest"):
+            lines.append(f"  {entry_id}: changed without an upgrade note keyed by its {last.tag} entryDigest: a "
+                         "consumer locked to it is refused (entry-changed-without-upgrade) until its reviewer "
+                         "approves it by hand" if entry_id in unnoted else
+                         f"  {entry_id}: changed, with an upgrade note keyed by its {last.tag} entryDigest")
+        elif then.object_id(str(old.get("path"))) != tree.object_id(str(new.get("path"))):
+            lines.append(f"  {entry_id}: files changed outside entry.json (a README, say): shown, not refused")
+    return lines
+
+
+def make_release(root: str, tag: str, today: datetime.date | None = None,
+                 approved: frozenset[str] = frozenset()) -> Outcome:
     """Check HEAD's committed tree, write the ledger row from HEAD's blobs, commit and tag (the module
     docstring; docs/releasing.md, "Cutting a release")."""
     import git
@@ -243,6 +282,22 @@ def make_release(root: str, tag: str, today: datetime.date | None = None) -> Out
                      f"(exchange check --release-tag {tag}):"]
             lines += [f"  {r.code}: {r.path or '-'}: {r.detail}" for r in report.refusals]
             return Outcome(1, lines)
+        # what a consumer locked to the last release will be told; a change it would refuse needs the
+        # maintainer's explicit --approve-change ID (issue #26 item 4)
+        unnoted = {w.entry for w in report.warnings if w.code == UPGRADE_NOTE_MISSING and w.entry}
+        seen = consumers_see(tree, rows[-1] if rows else None, unnoted)
+        if seen:
+            notes += [f"note: what a consumer locked to {rows[-1].tag} is told of {tag}:", *seen]
+        held = sorted(unnoted - approved, key=lambda i: i.encode("utf-8", "surrogateescape"))
+        if held:
+            first = held[0]
+            return Outcome(1, [f"release {tag} refused: {len(held)} released entr{'y' if len(held) == 1 else 'ies'} "
+                               f"changed without an upgrade note: {', '.join(held)}; a consumer locked to "
+                               f"{rows[-1].tag} is refused the change (entry-changed-without-upgrade) until its "
+                               "reviewer approves it by hand",
+                               f"  fix: tell them what changed (exchange upgrade-note {first} TEXT, then commit "
+                               f"entry.json and manifest.json), or release anyway, naming each entry: exchange "
+                               f"release {tag} " + " ".join(f"--approve-change {e}" for e in held), *seen])
         try:
             manifest = tree.read("manifest.json", docs.MANIFEST_BOUND)  # the blob the gate checked
         except (TreeError, TooLarge) as exc:
