@@ -25,7 +25,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from ruamel.yaml import YAML
 
-from .support.paths import REPO, SHARED
+from .support.paths import REPO, SHARED, shared_missing
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
 LOCK = REPO / "requirements.txt"
@@ -153,7 +153,7 @@ def _pins_in_markdown(text: str) -> dict[str, tuple[str, str]]:
 
 def test_the_copied_pins_are_shared_references_pins():
     if not SHARED_PINS.is_file():
-        pytest.skip(f"{SHARED_PINS} is not here (a clone without ../shared): the copy in this file stands")
+        pytest.skip(shared_missing(SHARED_PINS))
     assert _pins_in_markdown(SHARED_PINS.read_text(encoding="utf-8")) == ACTION_PINS
 
 

@@ -146,7 +146,10 @@ def _lock_then_upgrade(root: Path, git: GitRepo, tmp_path: Path, with_note: bool
     _commit(git)
     git.git("switch", "-q", "main")
     git.git("merge", "-q", "--ff-only", "change")
-    assert make_release(str(root), "v0.2.0").status == 0
+    # without the note the release is refused unless the maintainer names the entry (issue #26 item 4)
+    assert make_release(str(root), "v0.2.0").status == (0 if with_note else 1)
+    if not with_note:
+        assert make_release(str(root), "v0.2.0", approved=frozenset({ENTRY})).status == 0
     return lock
 
 

@@ -62,7 +62,7 @@ def test_a_release_shows_every_entrys_card_after_its_check(catalog, capsys):
         entry = json.loads(show(catalog, "v0.2.0", f"{row['path']}/entry.json"))
         assert f"{row['id']}  ({entry['kind']} {entry['direction']})" in out
         assert entry["title"][:40] in out
-    assert max(len(line) for line in out.splitlines()) <= 80
+    assert all(_fits(line) for line in out.splitlines()), [line for line in out.splitlines() if not _fits(line)]
 
 
 def test_the_json_cards_are_the_entries_as_they_give_them(catalog, capsys):
@@ -93,7 +93,7 @@ def test_one_entry_shows_its_whole_card_and_readme(catalog, capsys):
     readme = show(catalog, "v0.2.0", CHANGED).decode()
     assert " ".join(readme.split()) in " ".join(out.split())  # every word, in order, wrapped at 80 columns
     assert ADDED_PARAGRAPH in " ".join(out.split()) and "assertion" in out and "digests" in out
-    assert max(len(line) for line in out.splitlines()) <= 80
+    assert all(_fits(line) for line in out.splitlines()), [line for line in out.splitlines() if not _fits(line)]
     code, out, _ = _run(capsys, "show", str(catalog), "v0.2.0", "gateway.fx-exposure", "--format", "json",
                         *LOCATION_ARGS)
     [card] = json.loads(out)["entries"]
@@ -159,3 +159,38 @@ def test_a_lock_that_is_not_there_is_said_and_nothing_is_written(catalog, capsys
     missing = tmp_path / "no.lock"
     code, out, err = _run(capsys, "show", str(catalog), "v0.2.0", "--lock", str(missing), *LOCATION_ARGS)
     assert code == 4 and "no such lock" in err and not missing.exists()
+
+
+def _fits(line: str) -> bool:
+    """A line within 80 columns, or (issue #26 item 6) one holding a word no line may cut — a digest or a URL —
+    alone or after its one-word label, so a copy from the terminal holds it whole."""
+    import re
+
+    words = line.split()
+    return len(line) <= 80 or (re.fullmatch(r"sha256:[0-9a-f]{64}|https?://\S+", words[-1]) is not None
+                               and len(line) - len(words[-1]) <= 24)
+
+
+def test_digests_and_urls_are_never_cut_across_lines(catalog, capsys):
+    """Issue #26 item 6: `exchange show` cut digests and URLs across lines, so a copy broke them."""
+    import re
+
+    code, out, _ = _run(capsys, "show", str(catalog), "v0.2.0", "kinds.intake-http-source", *LOCATION_ARGS)
+    assert code == 0
+    digests = re.findall(r"sha256:[0-9a-f]*", out)
+    assert digests and all(len(d) == 71 for d in digests), digests
+    assert "https://example.invalid/judgment-packs/data-request-intake-triage" in out
+
+
+def test_a_readme_is_reflowed_as_paragraphs_not_wrapped_line_by_line():
+    """Issue #26 item 6: a README hard-wrapped at 50 columns was wrapped line by line into ragged text; its
+    paragraphs are reflowed, while code blocks and tables are kept as written."""
+    from judgment_exchange.browse.text import readme_lines
+
+    prose = ("This dialect reads a vendor's record from the\nregistry and derives the intake facts from\n"
+             "it, with the evidence each fact cites.\n")
+    text = f"# Title\n\n{prose}\n```\nkeep   this   line\n```\n\n| a | b |\n|---|---|\n"
+    lines = readme_lines(text, str)
+    assert lines[:3] == ["    # Title", "", "    This dialect reads a vendor's record from the registry and derives the"]
+    assert "    keep   this   line" in lines and "    | a | b |" in lines
+

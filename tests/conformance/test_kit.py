@@ -16,7 +16,7 @@ from judgment_exchange.conformance.rebuild import rebuild, sha256
 from judgment_exchange.conformance.runner import DEFAULT_KIT, SCHEMA, load_kit
 
 from ..support import conformance as generator
-from ..support.paths import SHARED
+from ..support.paths import SHARED, shared_missing
 
 KIT = DEFAULT_KIT
 RFC = SHARED / "seeds" / "000_7d004c3db7fa3684.txt"
@@ -106,7 +106,7 @@ def test_the_rfc_named_codes_are_the_registrys_and_the_kit_lists_them():
 
 def test_each_rfc_0019_code_is_spelled_in_the_rfc():
     if not RFC.is_file():
-        pytest.skip(f"{RFC} is not here (a clone without ../shared)")
+        pytest.skip(shared_missing(RFC))
     text = RFC.read_text(encoding="utf-8")
     for code in RFC_0019_SPELLED:
         assert re.search(rf"(?<![a-z-]){re.escape(code)}(?![a-z-])", text), code
@@ -116,7 +116,7 @@ def test_each_case_quotes_the_rfc_sentence_it_holds():
     cases = document()["cases"]
     assert all(case["rfc"]["section"] and case["rfc"]["words"] for case in cases)
     if not RFC.is_file():
-        pytest.skip(f"{RFC} is not here (a clone without ../shared)")
+        pytest.skip(shared_missing(RFC))
     text = re.sub(r"\s+", " ", RFC.read_text(encoding="utf-8"))
     for case in cases:
         for part in case["rfc"]["words"].split(" ... "):

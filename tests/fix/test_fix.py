@@ -311,6 +311,7 @@ def test_new_then_human_parts_then_fix_passes_the_gate(tmp_path, capsys):
     # the human parts, written in place as a person would
     data = entry.read_bytes()
     for steps, value in ((("title",), "Vendor screening"), (("author",), "Acme Screening Team"),
+                         (("description",), "Reads a vendor row and its registry entry for the screening pack."),
                          (("pack", "id"), "https://packs.example.org/vendor-screening")):
         data = replace_member(data, steps, value)
     entry.write_bytes(data)

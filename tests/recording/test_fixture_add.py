@@ -392,3 +392,30 @@ def test_two_line_audit_record_is_reported(capsys, catalog, tmp_path):
     (folder / "audit-record.jsonl").write_bytes(line + b"\n" + line + b"\n")
     code, out, _ = run(capsys, "fixture", "add", catalog.root / "entries/acme/vendors", folder)
     assert code == 0 and "audit record (audit-record.jsonl): refusal input-malformed" in out
+
+
+def test_a_run_under_a_pack_digest_the_entry_does_not_list_is_refused(capsys, catalog):
+    """Issue #26 item 6: fixture add accepted a run recorded under a pack digest the entry's pack.digests does
+    not list; it is refused with nothing written, and the printed fix, applied, admits it."""
+    entry = catalog.root / "entries/acme/vendors"
+    path = entry / "entry.json"
+    value = json.loads(path.read_bytes())
+    recorded = run_json(NAME)["release"]["packDigest"]
+    other = "sha256:" + hashlib.sha256(b"another pack release").hexdigest()
+    value["pack"] = {"id": value["pack"]["id"], "digests": [other]}
+    path.write_text(json.dumps(value, indent=2) + "\n")
+    before = snapshot(catalog.root)
+    code, out, err = run(capsys, "fixture", "add", entry, EXPORTS / NAME)
+    assert code == 1 and "recording-pack-unlisted" in out + err and recorded in out + err, (out, err)
+    assert snapshot(catalog.root) == before
+    value["pack"]["digests"].append(recorded)  # the fix: add the digest the detail names
+    path.write_text(json.dumps(value, indent=2) + "\n")
+    code, out, err = run(capsys, "fixture", "add", entry, EXPORTS / NAME)
+    assert code == 0, err
+
+
+def test_near_miss_an_entry_naming_its_packs_by_versions_takes_the_run(capsys, catalog):
+    entry = catalog.root / "entries/acme/vendors"
+    value = json.loads((entry / "entry.json").read_bytes())
+    assert "versions" in value["pack"] and "digests" not in value["pack"]
+    assert run(capsys, "fixture", "add", entry, EXPORTS / NAME)[0] == 0

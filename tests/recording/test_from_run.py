@@ -22,10 +22,11 @@ def run(capsys, *argv):
 
 
 def fill_human_parts(entry) -> None:
-    """What a contributor writes by hand: title, author and README.md."""
+    """What a contributor writes by hand: title, description, author and README.md."""
     path = entry / "entry.json"
     value = json.loads(path.read_bytes())
     value["title"], value["author"] = "Vendor screening from the records database", "acme-data"
+    value["description"] = "Reads one vendor's record from the records database into the intake facts."
     path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (entry / "README.md").write_text("# Vendor screening\n\nReads a vendor record into the intake facts.\n",
                                      encoding="utf-8")
@@ -119,3 +120,23 @@ def test_readme_template_speaks_of_its_kind(capsys, tmp_path, kind, text):
     assert run(capsys, "new", "acme.triage", "--kind", kind, "--catalog", builder.root)[0] == 0
     readme = (builder.root / "entries/acme/triage/README.md").read_text(encoding="utf-8")
     assert text in readme and ("preset" in readme) is (kind == "preset")
+
+
+def test_new_from_run_writes_a_description_placeholder_the_gate_refuses(capsys, tmp_path):
+    """Issue #26 item 6: CONTRIBUTING says the scaffold leaves the description to write; it now does, as a
+    placeholder the gate refuses until a person writes it."""
+    builder = CatalogBuilder(tmp_path / "catalog")
+    code, _, err = run(capsys, "new", "acme.vendors", "--from-run", EXPORTS / NAMES[0], "--catalog", builder.root)
+    assert code == 0, err
+    entry = builder.root / "entries/acme/vendors"
+    assert json.loads((entry / "entry.json").read_bytes())["description"].startswith("replace-me")
+    fill_human_parts(entry)
+    value = json.loads((entry / "entry.json").read_bytes())
+    value["description"] = "replace-me: one or two sentences on what this entry reads and for which pack"
+    (entry / "entry.json").write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+    assert main(["fix", "--catalog", str(builder.root)]) == 0
+    capsys.readouterr()
+    code, out, _ = run(capsys, "check", "--catalog", builder.root, "--no-history", "--format", "json")
+    refusals = json.loads(out)["refusals"]
+    assert code == 1 and [(r["code"], r["path"]) for r in refusals] == [
+        ("placeholder-value", "entries/acme/vendors/entry.json")], refusals

@@ -267,8 +267,11 @@ def test_check_on_a_directory_that_is_not_a_catalog_is_exit_4(tmp_path, capsys):
     plain.mkdir()
     for extra in ([], ["--no-history"], ["--format", "json"]):
         rc, out, err = run(["check", "--catalog", str(plain), *extra], capsys)
-        assert rc == 4 and not out and NOT_A_CATALOG in err and "git fetch" not in err, (extra, out, err)
+        assert rc == 4 and NOT_A_CATALOG in err and "git fetch" not in err, (extra, out, err)
         assert "give --catalog the catalog's directory" in err
+        # --format json: one JSON object saying so (issue #25 item 5; docs/reports.md, "A file of the wrong kind")
+        assert json.loads(out) == {"result": "error", "status": 4, "command": "exchange check",
+                                   "detail": err.strip()} if extra == ["--format", "json"] else not out
     # near-miss: an empty new catalog is a catalog, and passes
     (plain / "manifest.json").write_bytes(b"[]\n")
     rc, out, err = run(["check", "--catalog", str(plain), "--no-history"], capsys)
@@ -368,3 +371,15 @@ def test_a_catalog_that_is_a_file_is_named_as_not_a_directory(tmp_path, capsys):
     assert rc == 4 and "not a directory (give the catalog's directory" in err and not out
     rc, out, err = run(["check", "--catalog", str(tmp_path / "nothing")], capsys)
     assert rc == 4 and "no such directory" in err  # the near miss
+
+
+def test_verify_usage_brackets_exactly_what_is_optional(capsys):
+    """Issue #26 item 6: the usage showed --acquisitions as required, while a missing one is not refused."""
+    import re
+
+    rc, out, err = run(["verify"], capsys)
+    missing = re.search(r"missing (.*)\n", err).group(1).split(", ")
+    usage = err.split("usage: ", 1)[1].splitlines()[0]
+    bracketed = set(re.findall(r"\[(--[a-z-]+)", usage))
+    plain = set(re.findall(r"(?<!\[)(--[a-z-]+)", usage))
+    assert rc == 3 and set(missing) == plain and "--acquisitions" in bracketed, (missing, usage)

@@ -23,6 +23,14 @@ SYMLINK = "symlink"
 SPECIAL = "special"
 MISSING = "missing"
 
+_KIND_TEXT = {FILE: "a regular file", DIR: "a directory", SYMLINK: "a symlink", MISSING: "missing",
+              SPECIAL: "a special file (a FIFO, socket or device; in a commit, a submodule)"}
+
+
+def kind_text(kind: str) -> str:
+    """A node's kind in words, for a detail: `releases.json is a directory, not a regular file`."""
+    return _KIND_TEXT.get(kind, kind)
+
 
 @dataclass(frozen=True)
 class Node:

@@ -8,6 +8,15 @@ regenerates docs/codes.md from these records (tests/test_codes.py fails while it
 from ..coderecord import Code
 
 RECORDS: dict[str, Code] = {
+    "recording-pack-unlisted": Code(
+        "RFC 0019 §3 pack: an entry names the packs it reads (id, versions or digests); a fixture is a run of "
+        "one of them (issue #26 item 6)",
+        "exchange fixture add: the run was recorded under a pack digest (release.packDigest) that entry.json's "
+        "pack.digests does not list, so the fixture would show the entry reading a pack it does not claim.",
+        "If the entry reads that pack release, add the digest the detail names to pack.digests in entry.json and "
+        "run the command again (exchange fix re-pins the manifest row); otherwise record the run under a pack "
+        "the entry lists.",
+    ),
     "recording-malformed": Code(
         "docs/recording.md: a Runner run export (run.json, versions 2 to 5) read strictly within 32 MiB (dialect "
         "§§1, 12)",

@@ -30,7 +30,7 @@ from typing import Any
 from ..canon import CanonError, canonical_digest, digest, is_digest
 from ..jsonstrict import well_formed
 from ..refusal import Refusal
-from ..tree import FILE, Node, TooLarge, Tree, TreeError
+from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
 from ..coderecord import FIXTURE_REPLACE
@@ -113,6 +113,17 @@ def pinnable(check: EntryCheck) -> bool:
     """A manifest row can pin the entry: a readable entry.json with its kind, under a directory whose
     path is well-formed text (the rule `exchange manifest` and `exchange fix` share)."""
     return check.kind is not None and "entry.json" in check.stored and well_formed(check.path)
+
+
+def entries_blocker(tree: Tree) -> Blocker | None:
+    """entries/ when something is there that is not a directory (the gate's catalog-stray-file): the entries
+    cannot be read, so no row may be computed (a manifest computed without them would drop every row;
+    issue #25 item 5). None for a directory or no entries/ at all (a catalog without entries)."""
+    node = tree.stat("entries")
+    if node.kind in (DIR, MISSING):
+        return None
+    return Blocker("entries", "catalog-stray-file", f"entries is {kind_text(node.kind)}, not a directory: "
+                   "the entries cannot be read, so no pin or manifest row is computed")
 
 
 def entry_checks(tree: Tree) -> list[EntryCheck]:
@@ -363,6 +374,10 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     """Every pin of the catalog recomputed from the files; `manifest_current` is manifest.json's
     stored bytes (None when absent). Reads only; TreeError on an I/O failure of the tree itself."""
     plan = Plan()
+    blocker = entries_blocker(tree)
+    if blocker is not None:
+        plan.blockers.append(blocker)
+        return plan
     checks = entry_checks(tree)
     plan.entries = len(checks)
     edited: dict[str, bytes] = {}
@@ -402,5 +417,5 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     return plan
 
 
-__all__ = ["Plan", "Change", "Blocker", "plan_fix", "pinnable", "entry_checks", "blocks", "REPAIRED", "NOT_BLOCKING",
-           "PERSON_MEMBERS"]
+__all__ = ["Plan", "Change", "Blocker", "plan_fix", "pinnable", "entry_checks", "entries_blocker", "blocks", "REPAIRED",
+           "NOT_BLOCKING", "PERSON_MEMBERS"]

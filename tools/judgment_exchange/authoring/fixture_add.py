@@ -144,12 +144,25 @@ def audit_lines(document_data: bytes, files: dict[str, bytes], records: list[tup
                                   preparation=files["preparation.json"], acquisitions=files.get("sources.json"),
                                   binding=files.get("binding.json"), record=line))
         if isinstance(answer, Reading):
-            lines.append(f"audit record ({label}): binding {answer.binding}")
+            lines.append(f"audit record ({label}): binding {answer.binding}: {BINDING_SAID.get(answer.binding, '')}")
         elif isinstance(answer, Found):
-            lines.append(f"audit record ({label}): finding {answer.code}")
+            lines.append(f"audit record ({label}): finding {answer.code}: {RECORD_FINDING}")
         else:
-            lines.append(f"audit record ({label}): refusal {answer.code}")
+            lines.append(f"audit record ({label}): refusal {answer.code}: {RECORD_FINDING}")
     return lines
+
+
+BINDING_SAID = {
+    "matches": "the run's audit record holds this preparation's facts and evidence and is bound to its digest "
+               "(dialect §11): the recording is tied to the run; nothing to do",
+    "absent": "the run's audit record holds this preparation's facts and evidence but carries no binding to it (the "
+              "Runner wrote none; dialect §11 checks a binding only where one is given); nothing to do: the fixture "
+              "is held by its digests",
+}
+"""What each binding answer means for the contributor (issue #26 item 6: `binding absent` was unexplained)."""
+
+RECORD_FINDING = ("the run's own audit record does not agree with the recorded preparation (a report, never a "
+                  "refusal: the fixture is written; tell the reviewer, docs/recording.md)")
 
 
 def plan(document_data: bytes, document: Any, recording: Recording, profiles: bytes, name: str,
@@ -425,6 +438,21 @@ class Outcome:
     lines: list[str]
 
 
+def pack_listed(entry: dict, recording: Recording) -> None:
+    """A run recorded under a pack digest the entry's `pack.digests` does not list is refused (issue #26 item 6:
+    it was accepted silently); an entry that names its packs by `versions` is not held here."""
+    from ..quoting import digest as shown
+
+    pack = entry.get("pack")
+    listed = pack.get("digests") if isinstance(pack, dict) else None
+    if not isinstance(listed, list) or recording.pack_digest in listed:
+        return
+    raise refuse("recording-pack-unlisted", f"the run was recorded under the pack digest "
+                 f"{shown(recording.pack_digest)} (run.json /release/packDigest), which entry.json's pack.digests "
+                 f"does not list ({len(listed)} listed): add it to pack.digests if the entry reads that pack "
+                 "release, then run the command again; nothing written")
+
+
 def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: str | None = None,
                 replace: bool = False) -> Outcome:
     """The whole of `exchange fixture add`; Stop on a refusal, a bad invocation or an I/O failure."""
@@ -433,6 +461,7 @@ def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: 
     catalog, rel = locate_entry(entry_dir)
     inputs = read_inputs(export, profiles)
     check = recordable(catalog, rel)
+    pack_listed(check.entry, inputs.recording)
     chosen = name if name is not None else default_name(inputs.recording)
     fixture_items(check.entry["fixtures"], Plan(chosen, {}, "", ""), replace)  # a name clash before the replay
     fixtures_dir = os.path.join(catalog, *rel.split("/"), "fixtures")

@@ -11,6 +11,7 @@ from __future__ import annotations
 # Human parts of entry.json the scaffold cannot know.
 TITLE_SUFFIX = "(describe it)"
 REPLACE_ME = "replace-me"
+DESCRIPTION = "replace-me: one or two sentences on what this entry reads and for which pack"
 PACK_ID = "https://example.org/packs/replace-me"
 # The scaffold's example dialect and output documents.
 EXAMPLE_PLATFORM = "example-platform"

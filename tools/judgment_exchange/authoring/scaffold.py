@@ -63,8 +63,11 @@ def _write(root: str, rel: str, files: dict[str, bytes]) -> list[str]:
 
 
 def _human(entry_id: str, kind: str, direction: str) -> dict:
+    """The human parts a person writes, as placeholders the gate refuses (`placeholder-value`): the title and
+    the description (optional in §3, but a catalog entry says what it is; issue #26 item 6), and later the
+    author and the README."""
     return {"entryVersion": 3, "kind": kind, "id": entry_id, "title": f"{entry_id} {ph.TITLE_SUFFIX}",
-            "direction": direction}
+            "description": ph.DESCRIPTION, "direction": direction}
 
 
 def _closing(entry: dict, kind: str, kinds: list[str]) -> None:
@@ -178,5 +181,9 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
         shutil.rmtree(root, ignore_errors=True)
         raise
     written += [f"{rel}/fixtures/{chosen}/{n}" for n in made.files]
+    review = [] if list(dialect_form.source_kinds(document)) else [
+        'review: entry.json\'s sourceKinds is ["operation"]: the recorded dialect reads no source (a case-only '
+        "dialect), and RFC 0019 §3 asks 1 to 16 kinds; keep it or name the kinds the pack's other dialects use "
+        "(docs/recording.md)"]
     return [made.replay, f"profiles: from {inputs.profiles_from}"] + [f"wrote {w}" for w in written] + \
-        [update_manifest(catalog, rel)] + made.audit + inputs.notes
+        [update_manifest(catalog, rel)] + made.audit + inputs.notes + review

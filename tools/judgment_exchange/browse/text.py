@@ -31,8 +31,10 @@ def field(label: str, value: Any, safe: Safe, indent: int = 2) -> list[str]:
     head = " " * indent + label.ljust(LABEL)
     lines: list[str] = []
     for number, paragraph in enumerate(text.split("\n")):
-        wrapped = textwrap.wrap(paragraph, width=WIDTH - len(head), break_long_words=True,
-                                break_on_hyphens=False) or [""]
+        # a word longer than the line (a digest, a URL) is never cut: it overflows on a line of its own, so a
+        # copy from the terminal holds it whole (issue #26 item 6)
+        wrapped = [paragraph] if len(paragraph.split()) <= 2 else \
+            textwrap.wrap(paragraph, width=WIDTH - len(head), break_long_words=False, break_on_hyphens=False) or [""]
         for i, piece in enumerate(wrapped):
             lines.append((head if number == 0 and i == 0 else " " * len(head)) + piece)
     return lines
@@ -111,23 +113,61 @@ def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
     return lines
 
 
+def _kept(line: str, fenced: bool) -> bool:
+    """A README line shown as written: inside a fenced code block, a fence, a table row, indented code."""
+    return fenced or line.lstrip().startswith(("```", "~~~", "|")) or line.startswith(("    ", "\t"))
+
+
+def _starts_block(line: str) -> bool:
+    """A line that begins a paragraph of its own: a heading, a list item, a quote, a rule, an HTML line."""
+    stripped = line.lstrip()
+    return stripped.startswith(("#", "- ", "* ", "+ ", ">", "---", "***", "<")) or \
+        (stripped[:1].isdigit() and stripped.split(" ", 1)[0].rstrip(".)").isdigit() and
+         stripped.split(" ", 1)[0][-1:] in ".)")
+
+
 def readme_lines(text: str, safe: Safe, indent: str = "    ") -> list[str]:
-    """A README for a terminal: each line indented, prose wrapped at 80 columns; lines inside a fenced
-    code block, table rows and indented code kept as written (a line longer than the terminal wraps there)."""
+    """A README for a terminal: each line indented; prose reflowed as paragraphs and wrapped at 80 columns
+    (consecutive prose lines are one paragraph, as Markdown reads them: issue #26 item 6, they were wrapped
+    line by line); lines inside a fenced code block, table rows and indented code kept as written; a word
+    longer than the line (a URL, a digest) is never cut."""
     out: list[str] = []
     fenced = False
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if not paragraph:
+            return
+        first = paragraph[0]
+        lead = first[:len(first) - len(first.lstrip())]
+        bullet = lead + (first.lstrip()[:2] if first.lstrip()[:2] in ("- ", "* ", "+ ") else "")
+        joined = " ".join(p.strip() for p in paragraph)
+        out.extend(textwrap.wrap(joined, WIDTH, initial_indent=indent + lead, subsequent_indent=indent + " " * len(bullet),
+                                 break_long_words=False, break_on_hyphens=False) or [indent.rstrip()])
+        paragraph.clear()
+
     for raw in text.rstrip("\n").split("\n"):
         line = safe(raw)
         if line.lstrip().startswith(("```", "~~~")):
+            flush()
             fenced = not fenced
-        kept = fenced or line.lstrip().startswith(("```", "~~~", "|")) or line.startswith(("    ", "\t"))
-        if kept or len(indent) + len(line) <= WIDTH:
             out.append((indent + line).rstrip())
             continue
-        lead = line[:len(line) - len(line.lstrip())]
-        bullet = lead + (line.lstrip()[:2] if line.lstrip()[:2] in ("- ", "* ", "+ ") else "")
-        out += textwrap.wrap(line, WIDTH, initial_indent=indent, subsequent_indent=indent + " " * len(bullet),
-                             break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+        if _kept(line, fenced):
+            flush()
+            out.append((indent + line).rstrip())
+            continue
+        if not line.strip():
+            flush()
+            out.append(indent.rstrip())
+            continue
+        if _starts_block(line):
+            flush()
+            if line.lstrip().startswith("#"):
+                out.append((indent + line).rstrip())
+                continue
+        paragraph.append(line)
+    flush()
     return out
 
 
@@ -140,7 +180,7 @@ def release_lines(check, cards: list[dict], safe: Safe) -> list[str]:
              f"{report.replayed} fixture(s) replayed, {len(report.skipped)} skipped",
              f"reader: {safe(reader)}"]
     lines = [x for line in lines for x in (textwrap.wrap(line, WIDTH, subsequent_indent="  ",
-                                                         break_on_hyphens=False, break_long_words=True) or [""])]
+                                                         break_on_hyphens=False, break_long_words=False) or [""])]
     lines.append(f"{len(cards)} entr{'y' if len(cards) == 1 else 'ies'}")
     for card in cards:
         lines += [""] + card_lines(card, safe)

@@ -15,7 +15,7 @@ from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..jsonstrict import integer
 from ..quoting import described, digest as quoted_digest, path_text, quoted
 from ..refusal import Refusal
-from ..tree import DIR, FILE, Tree, TreeError
+from ..tree import DIR, FILE, Tree, TreeError, kind_text
 from . import documents as docs
 from . import grammar, placeholders
 from .entry import check_entry
@@ -135,7 +135,7 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
             if node.kind != DIR:
                 check.refuse("entry-file-not-regular", full, "fixtures must be a directory")
         elif node.kind != FILE:
-            check.refuse("entry-file-not-regular", full, f"a {node.kind} where a regular file belongs")
+            check.refuse("entry-file-not-regular", full, f"{kind_text(node.kind)} where a regular file belongs")
     for name, required in wanted.items():
         if required and name not in listing:
             check.refuse("entry-file-missing", f"{path}/{name}", _missing_hint(name, check.entry))
@@ -378,7 +378,7 @@ def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_dig
             check.refuse("fixture-file-unexpected", full, "a fixture holds only case.json, sources.json, "
                                                           "profiles.json, preparation.json and binding.json")
         elif node.kind != FILE:
-            check.refuse("entry-file-not-regular", full, f"a {node.kind} where a regular file belongs")
+            check.refuse("entry-file-not-regular", full, f"{kind_text(node.kind)} where a regular file belongs")
     for required in FIXTURE_REQUIRED:
         if required not in files:
             check.refuse("fixture-file-missing", f"{path}/{required}", "required in every fixture")

@@ -76,6 +76,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         from ..history.unborn import unborn_history
 
         inputs = _ledger_inputs(tree, repository, None)
+        if _ledger_refused(inputs[0], report):
+            return
         quick = unborn_history(repository, entries, inputs[0])
         if quick is not None:
             report.history = quick.status
@@ -98,6 +100,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     opened = change.opened() if change is not None else None  # the merge base compare read, if it did
     # without a change, point and opened are None: the inputs the unborn check read are these
     ledger, manifest, base_ledger = inputs or _ledger_inputs(tree, repository, point, opened)
+    if _ledger_refused(ledger, report):
+        return
     main = _main(repository, options, opened) if options.base else None
     # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
     # (most of the latest one) are not parsed again (issue #20)
@@ -140,32 +144,67 @@ def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
         return None
 
 
-def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
-    """A file's bytes, or None when the tree has no file there (an unreadable file raises TreeError)."""
-    from ..tree import MISSING, TooLarge
+class Unreadable(Exception):
+    """A catalog file the history check reads is there but cannot be read: not a regular file (a directory, a
+    symlink, a FIFO or device; in a commit a tree, a symlink or a submodule), or one the system refuses
+    (issue #25 item 5). Its text is the refusal's detail; nothing of the file was read."""
 
-    if tree.stat(path).kind == MISSING:
-        return None
+
+def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
+    """A file's bytes, or None when the tree has no file there; Unreadable when what is there is not a
+    regular file or cannot be read (the gate's own reading of the file refuses it too)."""
+    from ..tree import FILE, MISSING, TooLarge, TreeError, kind_text
+
     try:
+        node = tree.stat(path)
+        if node.kind == MISSING:
+            return None
+        if node.kind != FILE:
+            raise Unreadable(f"{path} is {kind_text(node.kind)}, not a regular file")
         return tree.read(path, limit)
     except TooLarge:
         return b"\0" * (limit + 1)  # over the ledger's bound: read_ledger refuses it (release-ledger-invalid)
+    except TreeError as exc:
+        raise Unreadable(f"{path} cannot be read ({exc})") from exc
+
+
+def _ledger_refused(ledger: bytes | None | Unreadable, report: Report) -> bool:
+    """True, with the refusal added, when the checked tree's releases.json cannot be read: no earlier
+    release can be held without it, so the history check stops there (as at a ledger out of its form)."""
+    if not isinstance(ledger, Unreadable):
+        return False
+    from ..history.codes import RELEASE_LEDGER_INVALID
+    from ..history.ledger import LEDGER
+
+    report.refusals.append(Refusal(RELEASE_LEDGER_INVALID, LEDGER, f"{ledger}: nothing of it was read, and no earlier "
+                                   "release is held without the ledger"))
+    report.history = "checked"
+    return True
 
 
 def _ledger_inputs(tree: Tree, repository: str, base: str | None, opened=None):
     """The checked tree's releases.json and manifest.json, and the releases.json of a pull request's merge
     base with its base (`base`), which the change may not alter; read through `opened` when it is that
-    commit's GitTree, already open (the pull request's comparison read its rows through it; issue #20)."""
+    commit's GitTree, already open (the pull request's comparison read its rows through it; issue #20).
+    A releases.json that cannot be read is given as its Unreadable (the caller refuses it); a manifest.json
+    that cannot be read as None (the gate has refused it already: file-unreadable), and so is a base's
+    ledger that cannot be read."""
     from ..history.ledger import LEDGER, LEDGER_MAX_BYTES
     from ..tree import GitTree, TreeError
 
-    ledger = _optional(tree, LEDGER, LEDGER_MAX_BYTES)
-    manifest = _optional(tree, "manifest.json", 1 << 20)
+    try:
+        ledger: bytes | None | Unreadable = _optional(tree, LEDGER, LEDGER_MAX_BYTES)
+    except Unreadable as exc:
+        ledger = exc
+    try:
+        manifest = _optional(tree, "manifest.json", 1 << 20)
+    except Unreadable:
+        manifest = None
     base_ledger = None
     if base:
         try:
             at = opened if opened is not None and opened.commit == base else GitTree(repository, base)
             base_ledger = (_optional(at, LEDGER, LEDGER_MAX_BYTES),)
-        except TreeError:
-            base_ledger = None  # the pull request's check already refuses an unreadable base (base-unreadable)
+        except (TreeError, Unreadable):  # the pull request's check refuses an unreadable base (base-unreadable);
+            base_ledger = None  # a base ledger that is no regular file is not compared: main's still holds the change
     return ledger, manifest, base_ledger

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import conformance, consumer, contributor, maintainer
+from . import common, conformance, consumer, contributor, maintainer
 from .common import IO, PASS, REFUSED, USAGE, Parser
 from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
 
@@ -57,7 +57,44 @@ def _dispatch(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    return args.run(args)
+    if getattr(args, "format", None) != "json":
+        return args.run(args)
+    return _run_json(args)
+
+
+class _Kept:
+    """A text stream written through, keeping what was written to it (`_run_json`)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self.stream.write(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def _run_json(args) -> int:
+    """A command with `--format json`, which writes exactly one JSON object on standard output whatever its
+    exit status: one that exits 4 (an I/O failure, said in one line on standard error) having written
+    nothing on standard output gets `common.io_failure_json`, holding that line (docs/reports.md, "A file of
+    the wrong kind"). Every command with --format json gets it here, so none repeats it."""
+    out, err = _Kept(sys.stdout), _Kept(sys.stderr)
+    sys.stdout, sys.stderr = out, err
+    try:
+        status = args.run(args)
+    finally:
+        sys.stdout, sys.stderr = out.stream, err.stream
+    if status == IO and not "".join(out.parts):
+        common.emit_json(common.io_failure_json(args.command, "".join(err.parts)))
+    return status
 
 
 def _closed_pipe(status: int) -> int:

@@ -83,6 +83,13 @@ def emit_json(value: dict) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
 
 
+def io_failure_json(command: str, said: str) -> dict:
+    """The one JSON object of `--format json` when a command exits 4 (an I/O failure: it could not read or
+    write what it was pointed at; docs/reports.md, "A file of the wrong kind"): the command and the line it
+    said on standard error, which is already safe for a terminal (`safe`)."""
+    return {"result": "error", "status": IO, "command": f"exchange {command}", "detail": said.strip()}
+
+
 def resolve_base(command: str, base: str | None, catalog: str):
     """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
     note saying how it was found, and that branch as fetched (its tip and reference: the pull request's

@@ -126,7 +126,7 @@ def cmd_signoff(args: argparse.Namespace) -> int:
 
 
 def cmd_manifest(args: argparse.Namespace) -> int:
-    from ..authoring.fix import entry_checks, pinnable
+    from ..authoring.fix import entries_blocker, entry_checks, pinnable
     from ..catalog.manifest import compute_row, write_manifest
     from ..tree import TreeError, WorkingTree
 
@@ -135,6 +135,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
         return IO
     tree = WorkingTree(catalog)
     try:
+        blocker = entries_blocker(tree)
+        if blocker is not None:  # no rows are computed from entries that cannot be read (issue #25 item 5)
+            print(f"exchange manifest: {blocker.line()}; nothing written", file=sys.stderr)
+            return REFUSED
         checks = entry_checks(tree)
     except TreeError as exc:
         print(f"exchange manifest: {exc}", file=sys.stderr)
@@ -143,8 +147,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
 
     unreadable = [c for c in checks if not pinnable(c)]
     for c in unreadable:
+        codes = "; ".join(dict.fromkeys(f"{r.code}: {safe(path_text(r.path or c.path))}" for r in c.refusals))
         print(f"exchange manifest: {safe(path_text(c.path))}: not an entry a row can pin (a readable entry.json with its "
-              "kind, under a directory named by an id); fix the entry first", file=sys.stderr)
+              f"kind, under a directory named by an id); fix the entry first{f' (refused {codes})' if codes else ''}",
+              file=sys.stderr)
     if unreadable:
         return REFUSED
     data = write_manifest([compute_row(c) for c in checks])

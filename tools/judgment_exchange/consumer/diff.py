@@ -330,6 +330,19 @@ def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, 
             "reRecorded": rerecorded}
 
 
+def _not_directories(tree: GitTree, rows: dict, label: str) -> list[Refusal]:
+    """manifest-entry-missing for each row whose path is not an entry directory in the release `tree` (its
+    entries/ a file, a symlink or a submodule, or no such directory): that release's files under it cannot
+    be read for review. Each component is asked in turn, so none is read through (issue #25 item 5)."""
+    out = []
+    for entry_id, row in rows.items():
+        parts = row["path"].split("/")
+        if any(tree.stat("/".join(parts[:n])).kind != DIR for n in range(1, len(parts) + 1)):
+            out.append(Refusal("manifest-entry-missing", "manifest.json", f"row {entry_id!r} of {label} names "
+                               f"{row['path']}, which is not an entry directory in that release", entry_id))
+    return out
+
+
 def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
              labels: tuple[str, str] = ("FROM", "TO")) -> dict:
     """The reviewed difference of two releases' entries; both manifests must read in §3's form (O17).
@@ -342,6 +355,9 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
     if refused:
         return {"result": "refused", "refusals": [r.as_json() for r in refused]}
     old_rows, new_rows = manifests[0].rows, manifests[1].rows
+    absent = _not_directories(old, old_rows, labels[0])  # the release being left was never gated here (issue #25)
+    if absent:
+        return {"result": "refused", "refusals": [r.as_json() for r in absent]}
     old_files, new_files = _Files(old), _Files(new)
     changes = []
     for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8", "surrogateescape")):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..refusal import Refusal
-from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree
+from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree, kind_text
 from ..catalog import documents as docs
 from ..catalog import grammar
 
@@ -105,7 +105,7 @@ def read_pin(tree: Tree) -> PinRead:
     if node.kind == MISSING:
         return PinRead()
     if node.kind != FILE:
-        return _malformed(f"{PATH} is a {node.kind}; it is a regular file holding one JSON object")
+        return _malformed(f"{PATH} is {kind_text(node.kind)}; it is a regular file holding one JSON object")
     read = docs.read_json(tree, PATH, BOUND, over_code="verifier-pin-malformed",
                           malformed_code="verifier-pin-malformed", nested_code="verifier-pin-malformed")
     if read.refusal:

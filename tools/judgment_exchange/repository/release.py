@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from ..catalog import documents as docs
 from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
-from ..history.codes import UPGRADE_NOTE_MISSING
+from ..history.codes import RELEASE_LEDGER_INVALID, UPGRADE_NOTE_MISSING
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases
 from ..refusal import Report
-from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError
+from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError, kind_text
 
 ENTRIES = b"entries/"
 ROOT_FILES = ("manifest.json", LEDGER, "skips.json", "verifier-pin.json")
@@ -149,18 +149,21 @@ def _above_on_main(tree: GitTree, tag: str) -> str | None:
 
 
 def _committed_ledger(tree: GitTree) -> tuple[list[LedgerRow] | None, str | None]:
-    """HEAD's releases.json rows, or why they cannot be read (the ledger row is computed from HEAD's blobs)."""
+    """HEAD's releases.json rows, or why they cannot be read (the ledger row is computed from HEAD's blobs):
+    a ledger that is there but not a regular file, over its bound or out of its form is named by its code,
+    release-ledger-invalid, whose fix restores it (issue #25 item 5)."""
     node = tree.stat(LEDGER)
     if node.kind == MISSING:
         return None, f"there is no {LEDGER} at HEAD; a catalog's ledger starts as [] (commit it)"
+    invalid = f"{RELEASE_LEDGER_INVALID}: {LEDGER} at HEAD"
     if node.kind != FILE:
-        return None, f"{LEDGER} at HEAD is a {node.kind}, not a regular file"
+        return None, f"{invalid} is {kind_text(node.kind)}, not a regular file"
     try:
         return read_ledger(tree.read(LEDGER, LEDGER_MAX_BYTES)), None
     except TooLarge as exc:
-        return None, f"{LEDGER} at HEAD is over 1 MiB ({exc.size} bytes)"
+        return None, f"{invalid} is over 1 MiB ({exc.size} bytes)"
     except LedgerFormError as exc:
-        return None, f"{LEDGER} at HEAD cannot be read ({exc})"
+        return None, f"{invalid} cannot be read ({exc})"
 
 
 def unchanged_since(tree: GitTree, last: LedgerRow) -> bool | None:

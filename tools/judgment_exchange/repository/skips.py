@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..refusal import Refusal, Report, Skip
-from ..tree import FILE, MISSING, Tree
+from ..tree import FILE, MISSING, Tree, kind_text
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, entry_path
@@ -64,8 +64,8 @@ def read_acknowledgements(tree: Tree) -> Acknowledgements:
         return Acknowledgements()
     out = Acknowledgements(present=True)
     if node.kind != FILE:
-        out.refusals.append(Refusal("skips-malformed", PATH, f"skips.json is a {node.kind}; it is a regular file "
-                                                             "holding a JSON array ([] when nothing is skipped)"))
+        out.refusals.append(Refusal("skips-malformed", PATH, f"skips.json is {kind_text(node.kind)}; it is a regular "
+                                                             "file holding a JSON array ([] when nothing is skipped)"))
         return out
     read = docs.read_json(tree, PATH, BOUND, over_code="skips-malformed", malformed_code="skips-malformed",
                           nested_code="skips-malformed")

@@ -17,7 +17,7 @@ from .verify import Documents, report_bytes, verify
 from ..tree import read_regular
 
 EXIT_READING, EXIT_REFUSAL, EXIT_FINDING, EXIT_CANNOT_RUN = 0, 1, 2, 3
-USAGE = ("exchange verify --dialect D --case C --acquisitions A --profiles P --preparation X "
+USAGE = ("exchange verify --dialect D --case C --profiles P --preparation X [--acquisitions A] "
          "[--binding B] [--record R] [--require-binding]\n"
          "exchange verify --fixture ENTRY_DIR/fixtures/NAME [--record R] [--require-binding]")
 
@@ -41,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 HELP = {
     "dialect": "the dialect document (dialect.json)",
     "case": "the case (case.json)",
-    "acquisitions": "the acquisitions (sources.json)",
+    "acquisitions": "the acquisitions (sources.json), where the case read any source",
     "profiles": "the trusted input profiles (profiles.json)",
     "preparation": "the preparation to recompute (preparation.json)",
     "binding": "the binding document of an unbound version-3 dialect (binding.json)",
