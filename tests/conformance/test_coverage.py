@@ -47,6 +47,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                                  REFUSE: ("identity-changed-across-releases",)},
     "withdrawal with changed and identical content": {PASS: ("withdrawn-then-identical-content",),
                                                       REFUSE: ("withdrawn-then-changed-content",)},
+    "a retained release held as a previous manifest, whatever the tag's ancestry (§7; issue #25 item 3)": {
+        PASS: ("retained-fork-identical-content",), REFUSE: ("retained-fork-changed-content",)},
     "the history limit": {PASS: ("history-within-limit",), REFUSE: ("history-over-limit",)},
     "lower tags against retained state": {PASS: ("upgrade-higher-tag",), REFUSE: ("retained-lower-tag",)},
     "moved tags against retained state": {PASS: ("retained-same-release",), REFUSE: ("retained-tag-moved",)},

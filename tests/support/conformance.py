@@ -192,6 +192,9 @@ class Release:
     """The tag names the commit's tree, not the commit (lightweight: an update-ref step; annotated: imported)."""
     absent: tuple[str, ...] = ()
     """Files whose blobs the stream leaves out: their directory's tree is made by a mktree-missing step."""
+    root: bool = False
+    """The commit starts a history of its own (no parent; main is reset to it): a fork published by whoever
+    can push refs to a mirror, the releases before it left reachable by their tags only."""
 
 
 @dataclass
@@ -331,6 +334,20 @@ def cases() -> list[Case]:
               "digest while changing entryDigest"), ("identity-across-history",),
              [Release(named_v1, v1), Release(tree("named", mutations=metadata), "v0.2.0")], "v0.2.0", "pass",
              entries=[NAMED], history=CHECKED, held=(v1,)))
+    # a fork: v0.2.0 published on a history of its own, the retained entry withdrawn and its pair reused
+    retains = "The consumer retains the catalog location, tag, resolved commit and manifest for the import"
+    add(Case("retained-fork-changed-content", "a release on a history of its own reuses a retained pair with changed "
+             "content; no previous manifest but the retained one is held",
+             ("§7", f"{retains} ... Withdrawal does not permit changed content under the pair"),
+             ("retained-history", "withdrawal-changed-content", "identity-across-history"),
+             [Release(named_v1, v1), Release(tree("named-changed-copy"), "v0.2.0", root=True)], "v0.2.0", "refuse",
+             codes=("artifact-content-changed",), history=CHECKED, retained=0))
+    add(Case("retained-fork-identical-content", "a release on a history of its own reuses a retained pair with "
+             "identical content; no previous manifest but the retained one is held",
+             ("§7", "No branch ancestry is checked by the consumer ... identical content under the pair is admitted "
+              "in another entry or kind"), ("retained-history", "withdrawal-identical-content", "withdrawal"),
+             [Release(named_v1, v1), Release(tree("named-copy"), "v0.2.0", root=True)], "v0.2.0", "pass",
+             entries=[NAMED_COPY], history=CHECKED, retained=0, withdrawn=["acme.vendors-named"], changed=[]))
     withdrawn = tree("output")
     add(Case("withdrawn-then-changed-content", "a withdrawn entry's pair reused with changed content",
              ("§7 Artifact history", "Withdrawal does not permit changed content under the pair"),
@@ -747,6 +764,9 @@ def stream_of(releases: list[Release]) -> tuple[bytes, list[dict]]:
         mark += 1
         commit = mark
         message = f"release {release.tag}\n" if release.tag else f"snapshot {index}\n"
+        if release.root and previous is not None:
+            out.append(b"reset refs/heads/main\n\n")  # the next commit has no parent
+            previous = None
         out.append(b"commit refs/heads/main\nmark :%d\nauthor %s %s\ncommitter %s %s\n" % (mark, who, when, who, when)
                    + _data(message.encode()))
         if previous is not None:
@@ -805,11 +825,21 @@ def _refs(repo: GitRepo) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in out.splitlines() if line)
 
 
+def _commits(repo: GitRepo, refs: dict[str, str], releases: list[Release]) -> list[str]:
+    """Each release's commit, in the stream's order: main's history, and where a release starts a history of
+    its own, the histories before it too, through their tags (each commit is a day later than the last)."""
+    if not any(release.root for release in releases):
+        return repo.git("rev-list", "--reverse", "refs/heads/main").split()
+    starts = ["refs/heads/main"] + [f"{ref}^{{commit}}" for ref in refs if ref.startswith("refs/tags/")
+                                    and repo.git("cat-file", "-t", f"{ref}^{{}}") == "commit"]
+    return repo.git("rev-list", "--reverse", "--date-order", *starts).split()
+
+
 def record_of(case: Case, stream_name: str, stream: bytes, steps: list[dict], releases: list[Release],
               repo: GitRepo) -> dict:
     """One case's record in cases.json."""
     refs = _refs(repo)
-    chain = repo.git("rev-list", "--reverse", "refs/heads/main").split()
+    chain = _commits(repo, refs, releases)
     assert len(chain) == len(releases), (case.name, chain)
     tags = [ref[len("refs/tags/"):] for ref in refs if ref.startswith("refs/tags/")]
     lower = sorted((t for t in tags if _release_key(t) and _release_key(case.tag)

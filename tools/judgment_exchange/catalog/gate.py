@@ -28,6 +28,7 @@ from .replay import reader_for, replay_entry, rerecord_changed
 from ..repository.skips import acknowledge
 
 if TYPE_CHECKING:
+    from ..history.model import Retained
     from ..repository.pullrequest import Change
 
 ENTRIES = "entries"
@@ -59,6 +60,9 @@ class GateOptions:
     spdx: bool = True
     """Hold each licence to the SPDX licence list (catalog/spdx.py): this catalog's own gate; False keeps RFC
     0019 §3's grammar alone and notes an unlisted identifier (a consumer's release-check; docs/decisions.md)."""
+    retained: Retained | None = None
+    """A previous release the consumer holds apart from the tags: its lock's (history/model.py `Retained`;
+    consumer/check.py; issue #25 item 3). Read as a previous release with `history`, and alone without it."""
     pin: str = "base"
     """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
     (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""
@@ -200,6 +204,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
                      "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
     report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
     report.checks += ["SPDX licence list"] * options.spdx + ["artifact identity"] + ["history"] * options.history
+    report.checks += ["the retained release"] * (options.retained is not None)
     try:
         compared = _compare(tree, options) if options.base else None
         if options.replay:  # the reader every fixture is replayed through, named in the report (docs/verifier-pin.md)
@@ -278,7 +283,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         # as if there were no base, which would report refusals of another check (issue #26 item 1)
         report.history = "skipped"
         report.notes.append("history not read: the base could not be compared (see base-unreadable)")
-    elif options.history:
+    elif options.history or options.retained is not None:
         history_check(tree, checks, options, report, compared.change if compared is not None else None)
     else:
         report.history = "skipped"

@@ -63,13 +63,22 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     pull request (`options.base`; `change` its comparison, repository/pullrequest.Change) everything keys
     off one resolved main: the upstream default branch as fetched, or the commit --base names, never a
     local branch that may be behind; the ledger the change may not alter is its merge base's (issue #17
-    item 2)."""
+    item 2). A consumer's retained release (`options.retained`, its lock's) is one more previous release,
+    and without `options.history` the only one read (history.check_retained; issue #25 item 3)."""
     repository = options.repository or getattr(tree, "repository", None)
     if repository is None or not os.path.exists(repository):
         report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
         report.history = "checked"
         return
     entries = current_entries(checks)
+    if not options.history:  # a consumer reading no history of the tag's own holds its retained release alone
+        from ..history import check_retained
+
+        read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
+        result = check_retained(repository, entries, options.retained, entries_read=read)
+        report.history = result.status
+        report.refusals += result.refusals
+        return
     inputs = None  # releases.json, manifest.json and the base's releases.json, read once
     if change is None and not options.base and options.release_tag is None and getattr(tree, "commit", None) is None:
         # a repository with no release yet, no commit at all: answered without GitPython (history/unborn.py)
@@ -108,7 +117,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     entries_read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
     result = check_history(repository, entries, release_tag=options.release_tag, base=options.base,
                            max_releases=options.max_history, ledger=ledger, anchor=getattr(tree, "commit", None),
-                           base_ledger=base_ledger, manifest=manifest, main=main, entries_read=entries_read)
+                           base_ledger=base_ledger, manifest=manifest, main=main, entries_read=entries_read,
+                           retained=options.retained)
     report.history = result.status
     report.refusals += result.refusals
     report.notes += result.notes

@@ -58,6 +58,7 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     from ..catalog.grammar import ENTRY_ID
     from ..consumer import LocationError, ReleaseCheck, full_commit, release_check
     from ..consumer import lock as locks
+    from ..consumer.render import entry_lines
 
     command = "exchange release-check"
     history = history_limit(command, args)
@@ -114,8 +115,8 @@ def cmd_release_check(args: argparse.Namespace) -> int:
         at = f"at commit {result.commit}" if result.commit else "(not resolved to a commit)"
         print(f"release {safe(result.tag)} of {safe(result.location)} {at}")
         print_text(result.report, safe(f"{result.location}@{result.tag}"))  # print_text prints it as given
-        for item in result.report.results():
-            print(f"entry {safe(item['id'])}: {item['result']}")
+        for line in entry_lines(result.results(), safe):
+            print(line)
         if action:
             print(f"lock {safe(args.lock)}: {action}")
     return PASS if result.report.passed else REFUSED
@@ -156,16 +157,22 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
-    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)")
-    rc.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
-    rc.add_argument("tag")
-    rc.add_argument("--entry", action="append", metavar="ID")
+    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
+                        usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
+                        "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...]]] "
+                        "[--format text|json]")
+    rc.add_argument("location", metavar="LOCATION",
+                    help="a local directory holding the catalog's repository, or a git URL")
+    rc.add_argument("tag", metavar="TAG", help="the release tag to check, vMAJOR.MINOR.PATCH")
+    rc.add_argument("--entry", action="append", metavar="ID", help="import only this entry (repeatable)")
     hist = rc.add_mutually_exclusive_group()
     hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
-    hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
+    hist.add_argument("--no-history", action="store_true", help="read no earlier release of the tag's own "
+                      "history: artifact-history-unchecked, or with --lock the locked release alone")
     rc.add_argument("--expect-commit", metavar="SHA", help="the full 40-hex commit retained for this tag at import")
     rc.add_argument("--lock", metavar="FILE", help="the consumer's lock: written after a passing check when absent; "
-                    "a later check refuses a moved tag, a lower tag, an entry changed without an upgrade note")
+                    "a later check holds the locked release as a previous manifest and refuses a moved tag, a "
+                    "lower tag, an entry changed without an upgrade note")
     rc.add_argument("--update", action="store_true", help="with --lock: record this release when the check passes")
     rc.add_argument("--approve-change", action="append", metavar="ID",
                     help="with --update: the reviewer accepts this entry's change without an upgrade note")

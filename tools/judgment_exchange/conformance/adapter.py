@@ -4,11 +4,13 @@ neutral verdict (verdict.py).
 
 The kit's retained state is its own small JSON form, not this project's lock: it is read here and made
 into a `Lock` in memory, so `release-check` holds the release to it (moved and lower tags; an entry
-changed without an upgrade note, this project's stricter rule). Held releases: `release-check` reads every
-earlier release its location offers, so it reads history (`--history N`) when the case holds the earlier
-manifests or there are none to hold (`no-releases`), and reports `artifact-history-unchecked` (no
-history) when earlier releases exist and none is held. `withdrawn` and `changed` come from
-`upgrade-diff` (consumer/diff.py) against the retained release.
+changed without an upgrade note, this project's stricter rule) and holds the retained release as a
+previous manifest, whatever the tag's ancestry (§7; issue #25 item 3). Held releases: with `--history N`,
+`release-check` reads the earlier releases of the tag's own first-parent history (its ledger's, else its
+tags'), and without it none of them; so it reads history when the case holds every earlier release or
+there are none to hold (`no-releases`), and otherwise reads none — holding the retained release alone
+when the case gives one (`checked`), else reporting `artifact-history-unchecked`. `withdrawn` and
+`changed` come from `upgrade-diff` (consumer/diff.py) against the retained release.
 """
 
 from __future__ import annotations
@@ -132,8 +134,8 @@ def consume(location: str, tag: str, *, history_limit: int, held: list[str], ret
     location or an object of the release cannot be read."""
     earlier = _earlier_releases(location, tag)
     if held and sorted(held, key=release_key) != sorted(earlier, key=release_key):
-        return {"notApplicable": "release-check reads every earlier release the location offers; this case holds "
-                                 "only some of them"}
+        return {"notApplicable": "release-check reads every earlier release of the tag's own history or none of "
+                                 "them; this case holds only some of them"}
     history = history_limit if held or not earlier else None
     check = release_check(location, tag, history=history, lock=retained)
     report = check.report

@@ -4,10 +4,14 @@ The release is the tag resolved to its commit (annotated tags peeled); every fil
 of that commit. The same gate as the catalog's CI runs on those bytes: the consumer relies on no
 catalog CI result. History is read when asked (up to maxHistoryReleases earlier releases); without
 it the report says `artifact-history-unchecked`, which is neither a refusal nor proof. Against a lock
-(lock.py) it refuses a moved tag, a lower tag and an entry changed without an upgrade note.
+(lock.py) it refuses a moved tag, a lower tag and an entry changed without an upgrade note, and holds
+the release to the locked release as a previous manifest, whatever its ancestry (`retained_of`; issue
+#25 item 3). Each entry's record is `pass` only when its checks ran (`entry_results`; item 4).
 """
 
 from __future__ import annotations
+
+from ..gitfail import command_reason
 
 import hashlib
 import os
@@ -17,12 +21,13 @@ from dataclasses import dataclass, field
 
 from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
+from ..history.codes import ARTIFACT_HISTORY_UNCHECKED
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError
 from .lock import FULL_COMMIT, Lock, normal_location
 
-UNCHECKED = "artifact-history-unchecked"
+UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
 MAX_HISTORY = 128
 MOVED, LOWER, CHANGED = "release-tag-moved", "release-tag-lower", "entry-changed-without-upgrade"
 LOCATION_MISMATCH = "lock-location-mismatch"
@@ -47,7 +52,48 @@ class ReleaseCheck:
         out = {"location": self.location, "tag": self.tag}
         if self.commit:
             out["commit"] = self.commit
-        return out | self.report.as_json() | {"results": self.report.results()}
+        return out | self.report.as_json() | {"results": self.results()}
+
+    def results(self) -> list[dict]:
+        """Each checked entry's record for the import (docs/release-contract.md, "Each entry's record"):
+        `refused` when a refusal of its own names it; else `not-checked`, with the refusals that stopped its
+        checks (`stoppedBy`) and why (`reason`), when one of STOPPING refused the import; else `pass`."""
+        return entry_results(self.report)
+
+
+STOPPING: dict[str, str] = {
+    "manifest-malformed": "manifest.json could not be read: none of this entry's manifest pins (entryDigest, "
+                          "dialectDigest, outputDigest, its fixture list) was checked",
+    "manifest-over-bound": "manifest.json is over its bound and was not read: none of this entry's manifest pins "
+                           "(entryDigest, dialectDigest, outputDigest, its fixture list) was checked",
+    "artifact-history-invalid": "the release history could not be read whole: this entry's artifact pair and "
+                                "upgrade keys were not held to the previous releases",
+    "release-ledger-invalid": "the release ledger could not be read: no previous release was read to hold this "
+                              "entry's artifact pair and upgrade keys to",
+}
+"""The refusals that stop the entry checks (issue #25 item 4): after one of them no entry is `pass`, since what
+it stopped was part of that entry's check. Every other refusal either names its entry or leaves each entry's
+own checks whole (a manifest row out of order, a stray file): those entries keep `pass` beside the import's
+`fail`."""
+
+
+def entry_results(report: Report) -> list[dict]:
+    """`ReleaseCheck.results` for a gate's report."""
+    stopped = list(dict.fromkeys(r.code for r in report.refusals if r.code in STOPPING))
+    refused = {r.entry for r in report.refusals if r.code not in STOPPING}
+    reason = "; ".join(STOPPING[code] for code in stopped)
+    out = []
+    for entry_id in report.checked:
+        if entry_id in refused:
+            out.append({"id": entry_id, "result": "refused"})
+        elif stopped:
+            out.append({"id": entry_id, "result": NOT_CHECKED, "stoppedBy": stopped, "reason": reason})
+        else:
+            out.append({"id": entry_id, "result": "pass"})
+    return out
+
+
+NOT_CHECKED = "not-checked"
 
 
 _CLASS_NAME = re.compile(r" \([A-Z][A-Za-z]*(?:Error|Exception|Object|Name)\)")
@@ -80,10 +126,20 @@ def open_location(location: str, workdir: str):
     if os.path.exists(location):
         raise LocationError(f"{location}: not a directory (give the directory holding the catalog's repository, "
                             "or its git URL)")
-    try:
-        return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True)
+    try:  # never a prompt for credentials: a location that asks for them is one git cannot read here
+        return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True,
+                                   env={"GIT_TERMINAL_PROMPT": "0"})
     except Exception as exc:  # GitPython raises GitCommandError and others for a location it cannot clone
-        raise LocationError(f"{location}: no such directory, and git cannot clone it as a repository") from exc
+        raise LocationError(f"{shown_location(location)}: no such directory, and git cannot clone it as a "
+                            f"repository ({command_reason(exc)})") from exc
+
+
+def shown_location(location: str) -> str:
+    """A location to print: a URL's user name and password removed (a consumer may give a token in the URL;
+    it never reaches a report or a CI log)."""
+    import re
+
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]*@", r"\1", location)
 
 
 TAG_INVALID = "release-tag-invalid"
@@ -142,18 +198,55 @@ def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     return out
 
 
-def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int | None) -> Report:
-    """The catalog's own gate on the release's blobs (§§4, 7); LocationError when an object is unreadable."""
+def retained_of(lock: Lock | None, commit: str | None):
+    """The locked release as a held previous manifest (§7 "The consumer retains the catalog location, tag,
+    resolved commit and manifest for the import"; issue #25 item 3), or None: no lock, or the lock's own
+    commit being checked (the release itself, not a previous one)."""
+    if lock is None or commit is None or commit == lock.commit:
+        return None
+    from ..history.model import Retained
+
+    return Retained(lock.tag, lock.commit, lock.manifest_digest, f"the locked {lock.tag}")
+
+
+def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int | None,
+         lock: Lock | None = None) -> Report:
+    """The catalog's own gate on the release's blobs (§§4, 7); LocationError when an object is unreadable.
+    With `lock`, the locked release is a held previous manifest whatever the tag's ancestry (`retained_of`):
+    with history, one more previous release; without, the only one, and history says `checked` with a
+    note saying so."""
     path = repo.git_dir if repo.bare else repo.working_tree_dir
+    retained = retained_of(lock, commit)
     options = GateOptions(entries=entries or [], history=history is not None, repository=str(path),
-                          release_tag=tag, max_history=history, spdx=False)  # §3's grammar; the list only notes
+                          release_tag=tag, max_history=history, spdx=False,  # §3's grammar; the list only notes
+                          retained=retained)
     try:
         report = check_catalog(GitTree(repo, commit), options)
     except (TreeError, CatalogUnreadable) as exc:
         raise LocationError(f"{tag} at {commit}: {unreadable(exc)}") from exc
-    if history is None:
+    if history is None and retained is None:
         report.history = UNCHECKED
+    elif history is None and report.history == "checked":
+        report.notes.append(f"history: only {retained.name} was read (--no-history): the release's artifact pairs "
+                            "were held to it, withdrawn entries included, and its upgrade keys by their form only")
+    if retained is not None:
+        note = ancestry_note(repo, tag, commit, lock)
+        if note:
+            report.notes.append(note)
     return report
+
+
+def ancestry_note(repo, tag: str, commit: str, lock: Lock) -> str | None:
+    """A note when the release does not descend from the locked commit (§7: "No branch ancestry is checked by
+    the consumer", so it is never refused for that); None when it does or git cannot tell."""
+    try:
+        if repo.is_ancestor(lock.commit, commit):
+            return None
+    except Exception:  # GitPython raises GitCommandError and others when git cannot tell
+        return None
+    return (f"{tag} ({commit}) does not descend from the locked {lock.tag} ({lock.commit}): no branch ancestry is "
+            "checked by the consumer (RFC 0019 §7), so this is not refused; the locked release was held as a previous "
+            "release all the same")
 
 
 def state_of(repo, location: str, tag: str, commit: str, checked: list[str]) -> Lock:
@@ -206,7 +299,7 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
 def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
                expect_commit: str | None, lock: Lock | None, approved: frozenset[str]) -> ReleaseCheck:
     """release_check on a repository already open."""
-    result = ReleaseCheck(location, tag)
+    result = ReleaseCheck(shown_location(location), tag)  # printed: a URL's credentials removed
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
     commit, refusal = resolve_tag(repo, tag)
     result.commit = commit
@@ -237,7 +330,7 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
             result.report.refusals.extend(refusals)
             return result
     checks = result.report.checks
-    result.report = gate(repo, tag, commit, entries=entries, history=history)
+    result.report = gate(repo, tag, commit, entries=entries, history=history, lock=lock)
     result.report.checks = checks + result.report.checks
     if lock is not None and result.report.passed and commit != lock.commit:
         refusals, notes = upgrade_refusals(repo, commit, lock, approved)

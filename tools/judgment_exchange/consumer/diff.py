@@ -441,7 +441,7 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
                    "to": {"tag": to_tag} | ({"commit": commits[to_tag]} if commits.get(to_tag) else {})}
             if refusals:
                 return out | {"result": "refused", "refusals": [r.as_json() for r in refusals]}
-            report = gate(repo, to_tag, commits[to_tag], entries=None, history=history)
+            report = gate(repo, to_tag, commits[to_tag], entries=None, history=history, lock=lock)
             out["target"] = {"result": "pass" if report.passed else "fail", "history": report.history,
                              "replayed": report.replayed, "skipped": [s.as_json() for s in report.skipped]}
             if not report.passed:

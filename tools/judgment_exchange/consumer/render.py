@@ -99,11 +99,13 @@ def value(item: Any, safe: Safe) -> str:
     return safe(item)
 
 
-def summary(side: dict, safe: Safe) -> str:
-    """One side of an upgrade review on one line: kind, direction, title, pins and canonical digests."""
+def summary(side: dict, safe: Safe, listed: frozenset[str] | set[str] = frozenset()) -> str:
+    """One side of an upgrade review on one line: kind, direction, title, pins and canonical digests; a member
+    in `listed` (shown old -> new below) is left out, so a changed title or description is said once (issue #26
+    item 6: each was printed three times)."""
     order = ("kind", "direction", "title", "entryDigest", "dialectDigest", "dialectCanonicalDigest", "outputDigest",
              "outputCanonicalDigest", "artifact", "compatibility", "description")
-    return "; ".join(f"{name} {value(side[name], safe)}" for name in order if name in side)
+    return "; ".join(f"{name} {value(side[name], safe)}" for name in order if name in side and name not in listed)
 
 
 def diff_lines(diff: dict, safe: Safe) -> list[str]:
@@ -131,11 +133,11 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
     lines.append("file digests: sha256 over each blob's bytes")
     for change in diff.get("changes", []):
         lines.append(f"{change['change']} {safe(change['id'])}")
-        for side in ("from", "to"):
-            if side in change:
-                lines.append(f"  {side}: {summary(change[side], safe)}")
         members = change.get("members", [])
         listed = {item["member"] for item in members}
+        for side in ("from", "to"):
+            if side in change:
+                lines.append(f"  {side}: {summary(change[side], safe, listed)}")
         for name, pair in change.get("fields", {}).items():
             if name not in listed:  # a pin of the row or a canonical digest; entry.json's members follow
                 lines.append(f"  {name}: {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
@@ -276,3 +278,15 @@ def _blob(item: dict, safe: Safe) -> str:
     if "blobDigest" in item:
         return value(item["blobDigest"], safe)
     return f"({safe(item.get('type', 'not a file'))}, no blob digest)"
+
+
+def entry_lines(results: list[dict], safe: Safe) -> list[str]:
+    """release-check's text for each entry's record (check.py `ReleaseCheck.results`): `pass`, `refused`, or
+    `not checked` with the refusals that stopped its checks and why (issue #25 item 4)."""
+    out = []
+    for item in results:
+        if item["result"] == "not-checked":
+            out.append(f"entry {safe(item['id'])}: not checked ({', '.join(item['stoppedBy'])}: {item['reason']})")
+        else:
+            out.append(f"entry {safe(item['id'])}: {item['result']}")
+    return out

@@ -9,11 +9,11 @@ from __future__ import annotations
 from importlib import import_module
 
 _FROM = {
-    "check_history": ".check",
+    "check_history": ".check", "check_retained": ".check",
     "CODES": ".codes",
     "artifact_refusals": ".identity", "history_artifact_refusals": ".identity",
     "CHECKED": ".model", "NO_RELEASES": ".model", "CurrentEntry": ".model", "HistoricalRow": ".model",
-    "HistoryResult": ".model", "Release": ".model",
+    "HistoryResult": ".model", "Release": ".model", "Retained": ".model",
     "ObjectStore": "..tree", "ReleaseTree": "..tree",
     "Tags": ".tags", "list_releases": ".tags", "previous_releases": ".tags", "release_key": ".tags",
     "read_history": ".walk",

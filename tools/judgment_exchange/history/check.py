@@ -11,11 +11,11 @@ from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG
 from .ledger import LEDGER, LEDGER_MAX_BYTES
 from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, resolve_main
 from .identity import history_artifact_refusals_of
-from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult
+from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult, Release, Retained
 from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
 from .upgrade import latest_released, upgrade_refusals_of
-from .walk import Walk, read_history
+from .walk import MANIFEST, Walk, read_history
 
 
 def _open(repo_path: str):
@@ -44,6 +44,7 @@ def check_history(
     manifest: bytes | None = None,
     main: tuple[str, str] | None = None,
     entries_read: dict[str, object] | None = None,
+    retained: Retained | None = None,
 ) -> HistoryResult:
     """Hold the candidate release's upgrade keys and artifact pairs to every previous release (§§3, 7).
 
@@ -57,7 +58,9 @@ def check_history(
     is a consumer's maxHistoryReleases (§7). The within-release identity check is `artifact_refusals`.
     `entries_read` maps the sha256 digest of an entry.json's bytes to their strict reading, where the
     caller has read them already (the checked tree's entries): a release pinning those bytes is not
-    read again (issue #20).
+    read again (issue #20). `retained` is a previous release the caller holds apart from the tags (a
+    consumer's lock, §7): held to its manifestDigest and read as one more previous release, whatever the
+    checked commit's ancestry (`_retained_release`; issue #25 item 3).
 
     The cyclic garbage collector is paused while the history is read (issue #20): the walk makes many
     long-lived objects and no cycles, so the collections their number sets off would find nothing and
@@ -70,7 +73,7 @@ def check_history(
     try:
         return _check_history(repo_path, current, release_tag=release_tag, max_releases=max_releases, ledger=ledger,
                               anchor=anchor, base_ledger=base_ledger, manifest=manifest, main=main,
-                              entries_read=entries_read)
+                              entries_read=entries_read, retained=retained)
     finally:
         if collecting:
             gc.enable()
@@ -79,7 +82,8 @@ def check_history(
 def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_tag: str | None,
                    max_releases: int | None, ledger: bytes | None | object, anchor: str | None,
                    base_ledger: tuple[bytes | None] | None, manifest: bytes | None,
-                   main: tuple[str, str] | None, entries_read: dict[str, object] | None) -> HistoryResult:
+                   main: tuple[str, str] | None, entries_read: dict[str, object] | None,
+                   retained: Retained | None = None) -> HistoryResult:
     if release_tag is not None and release_key(release_tag) is None:
         return HistoryResult(
             CHECKED, [Refusal(RELEASE_TAG_INVALID, None, f"{release_tag!r} is not a tag in §3's release-tag grammar")]
@@ -114,6 +118,9 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
             previous = previous_releases(releases, release_tag)
         else:
             refusals, notes, previous = held.refusals, notes + held.notes, held.previous
+        if retained is not None:  # one more previous release, held to what was retained (issue #25 item 3)
+            extra, unread = _retained_release(store, walk, retained, previous)
+            refusals, previous = list(refusals) + unread, list(previous) + extra
         if max_releases is not None and len(previous) > max_releases:
             return HistoryResult(
                 CHECKED,
@@ -139,6 +146,57 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
         refusals += upgrade_refusals_of(current, facts, len(previous))
     status = CHECKED if previous else NO_RELEASES
     return HistoryResult(status, refusals, [r.tag for r in previous], notes, latest_released(facts))
+
+
+def check_retained(repo_path: str, current: Sequence[CurrentEntry], retained: Retained, *,
+                   entries_read: dict[str, object] | None = None) -> HistoryResult:
+    """Hold the candidate release to one retained release alone (RFC 0019 §7: "Checks against the current
+    release and held previous manifests still apply"): a consumer who reads none of the tag's own history
+    (`--no-history`) but holds its lock. The retained release is read as `check_history` reads a previous
+    one and artifact pairs are held to it, withdrawn entries included; upgrade keys keep their form-only
+    check, since a key may name an earlier release that is not held. artifact-history-invalid when it
+    cannot be read or its manifest is not the one retained (issue #25 item 3)."""
+    repo = None
+    try:
+        repo = _open(repo_path)
+        store = ObjectStore(repo)
+        walk = Walk(store, entries_read)
+        releases, refusals = _retained_release(store, walk, retained, [])
+        history = read_history(store, releases, walk)
+    except TagListingError as exc:
+        return HistoryResult(CHECKED, [_invalid(str(exc))])
+    except (TooLarge, TreeError) as exc:
+        return HistoryResult(CHECKED, [_invalid(f"the object database cannot be read: {exc}")])
+    finally:
+        if repo is not None:
+            repo.close()
+    facts = history.facts
+    refusals = refusals + list(history.refusals) + history_artifact_refusals_of(current, facts)
+    return HistoryResult(CHECKED, refusals, [r.tag for r in releases], [], latest_released(facts))
+
+
+def _retained_release(store: ObjectStore, walk: Walk, retained: Retained,
+                      previous: Sequence[Release]) -> tuple[list[Release], list[Refusal]]:
+    """The retained release as a previous release for the walk: ([it], []) once its manifest at its commit
+    is the retained manifestDigest; ([], []) when `previous` already holds its commit (read there, once);
+    ([], [artifact-history-invalid]) when it cannot be read or its manifest is another, never a fall-back
+    to form only (§7: "A malformed previous manifest ... refuses the release")."""
+    where = f"{retained.name} ({retained.commit})"
+    try:
+        blob = ReleaseTree(store, retained.commit, retained.name).blob_id(MANIFEST)
+        found = None if blob is None else walk.manifest_digest(blob)
+    except TooLarge as exc:
+        return [], [Refusal(ARTIFACT_HISTORY_INVALID, MANIFEST, f"{where}: manifest.json is over its bound: {exc}")]
+    except TreeError as exc:
+        return [], [_invalid(f"{where} cannot be read from the location ({exc}); fetch the release you imported "
+                             "again (git fetch --tags), or see git fsck")]
+    if found != retained.manifest_digest:
+        return [], [Refusal(ARTIFACT_HISTORY_INVALID, MANIFEST, f"{where}: manifest.json digests to "
+                            f"{found or '(no manifest.json)'}, not the retained manifestDigest "
+                            f"{retained.manifest_digest}: this is not the manifest that was imported")]
+    if any(release.commit == retained.commit for release in previous):
+        return [], []
+    return [Release(retained.name, release_key(retained.tag), retained.commit)], []
 
 
 def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None):

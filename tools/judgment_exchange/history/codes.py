@@ -3,6 +3,7 @@
 from ..coderecord import Code
 
 ARTIFACT_HISTORY_INVALID = "artifact-history-invalid"
+ARTIFACT_HISTORY_UNCHECKED = "artifact-history-unchecked"  # a consumer's report, never a refusal (RFC 0019 §7)
 ARTIFACT_CONTENT_CHANGED = "artifact-content-changed"
 UPGRADE_KEY_UNKNOWN = "upgrade-key-unknown"
 UPGRADE_NOTE_MISSING = "upgrade-note-missing"  # a warning, never a refusal (RFC 0019 §3 makes notes optional)
@@ -23,6 +24,15 @@ RECORDS: dict[str, Code] = {
         "entry is missing, malformed, over its bound or fails its entryDigest",
         "A previous release cannot be read whole: its tags, its manifest or an entry it pins.",
         "Fetch every release tag (git fetch --tags); a damaged release is for the maintainers to repair.",
+    ),
+    ARTIFACT_HISTORY_UNCHECKED: Code(
+        "RFC 0019 §7: \"The consumer checks history when it holds the previous manifest and otherwise checks form "
+        "only, reporting artifact-history-unchecked; this is not a refusal or proof of immutable history\"",
+        "A consumer's history report, never a refusal: release-check held no previous manifest (--no-history and "
+        "no lock), so the release's artifact pairs and upgrade keys were checked by their form only.",
+        "To hold the release to its history, check it with --history N (the earlier releases on the tag's own "
+        "history), and keep a lock (--lock FILE) so the release you imported is held at every later check "
+        "(docs/release-contract.md).",
     ),
     ARTIFACT_CONTENT_CHANGED: Code(
         "RFC 0019 §§3, 7: one (artifact.id, artifact.version) declared with two canonical dialect.digest "

@@ -64,6 +64,20 @@ class Release:
 
 
 @dataclass(frozen=True)
+class Retained:
+    """A previous release the caller holds apart from the catalog's tags and ledger (RFC 0019 §7: "The
+    consumer retains the catalog location, tag, resolved commit and manifest for the import"): the tag
+    and commit it was imported at, and the manifestDigest retained with it. `name` is how refusals and
+    the facts name it (a consumer's lock: "the locked v0.1.0"), so it is never mistaken for a tag of
+    the checked history."""
+
+    tag: str
+    commit: str
+    manifest_digest: str
+    name: str
+
+
+@dataclass(frozen=True)
 class HistoricalRow:
     """A previous release's row, with the pair and canonical digest its pinned entry declares."""
 
