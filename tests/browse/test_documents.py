@@ -296,6 +296,12 @@ def test_the_dialect_view_withholds_a_name_the_scan_refuses_and_never_raises():
     for junk in (b"", b"[]", b"{", b'{"sources": 5}', b'{"a": 1, "a": 2}', b"[" * 100 + b"]" * 100):
         out = dialect_view(junk)
         assert out is None or out["sources"] == []
+    odd = dialect_view(json.dumps({"sources": [{"name": "s", "read": {"copy": {"facts": 5, "evidence": "x"}}},
+                                               {"name": "t", "read": {"rule": {"clauses": [{"claim": {"facts": 1}}, 7]}}}],
+                                   "unmapped": 5, "unmappedEvidence": {"a": 1}, "admits": {"facts": {"/x": 3}},
+                                   "case": {"parameters": {"p": 1}}}).encode())
+    assert odd is not None and [s["facts"] for s in odd["sources"]] == [[], []]
+    assert odd["unmapped"] == [] and odd["admits"] == [{"target": "/x", "what": "fact target", "classes": []}]
 
 
 # --- words for a newcomer, and search ---------------------------------------------------------------------

@@ -92,28 +92,14 @@ def entry_files(tree: Tree, entry_path: str, fixtures: list[str]) -> list[EntryF
 # --- what a dialect reads, for people -------------------------------------------------------------------
 
 
-def _strings(value: Any, out: list[str]) -> None:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict):
-            out.extend(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-
-
 class _Names:
     """A dialect's names shown as free text: at most NAME_CHARS characters, cleared by the scan's named
-    shapes (one run over the document's strings), control and bidirectional characters escaped."""
+    shapes (one run over every name the page shows), control and bidirectional characters escaped."""
 
-    def __init__(self, document: Any) -> None:
+    def __init__(self, names: list[Any]) -> None:
         from ..quoting import flagged_values
 
-        strings: list[str] = []
-        _strings(document, strings)
+        strings = [n for n in names if isinstance(n, str) and 0 < len(n) <= NAME_CHARS]
         found = flagged_values(strings)
         self.flagged = {text for text in strings if any(value in text for value in found)}
 
@@ -125,6 +111,11 @@ class _Names:
         if value in self.flagged:
             return shown.withheld(f"a string of {len(value)} characters holding a shape the scan refuses")
         return escaped(value)
+
+
+def _list(value: Any) -> list[Any]:
+    """`value` when it is an array, else [] (the page shows what it can; the gate already held the form)."""
+    return value if isinstance(value, list) else []
 
 
 def _ordered(values: list[Any]) -> list[Any]:
@@ -140,11 +131,11 @@ def _rule_targets(rule: Any) -> tuple[list[Any], list[Any], int]:
     clauses = rule.get("clauses") if isinstance(rule, dict) else None
     facts: list[Any] = []
     evidence: list[Any] = []
-    for clause in clauses if isinstance(clauses, list) else []:
+    for clause in _list(clauses):
         claim = clause.get("claim") if isinstance(clause, dict) else None
         if not isinstance(claim, dict):
             continue
-        facts += [f.get("pointer") for f in claim.get("facts") or [] if isinstance(f, dict)]
+        facts += [f.get("pointer") for f in _list(claim.get("facts")) if isinstance(f, dict)]
         if isinstance(claim.get("evidence"), dict):
             evidence += list(claim["evidence"])
     return _ordered(facts), _ordered(evidence), len(clauses) if isinstance(clauses, list) else 0
@@ -157,8 +148,8 @@ def _read_of(read: Any) -> tuple[str, list[Any], list[Any]]:
     unwrap = " after unwrapping" if "unwrap" in read else ""
     if isinstance(read.get("copy"), dict):
         copy = read["copy"]
-        facts = [f.get("target") for f in copy.get("facts") or [] if isinstance(f, dict)]
-        evidence = [e.get("requirement") for e in copy.get("evidence") or [] if isinstance(e, dict)]
+        facts = [f.get("target") for f in _list(copy.get("facts")) if isinstance(f, dict)]
+        evidence = [e.get("requirement") for e in _list(copy.get("evidence")) if isinstance(e, dict)]
         return f"copy{unwrap}", facts, evidence
     facts, evidence, clauses = _rule_targets(read.get("rule"))
     plural = "" if clauses == 1 else "s"
@@ -179,32 +170,28 @@ def dialect_view(data: bytes) -> dict | None:
         return None
     if not isinstance(document, dict):
         return None
-    name = _Names(document)
     case = document.get("case") if isinstance(document.get("case"), dict) else {}
     parameters = case.get("parameters") if isinstance(case.get("parameters"), dict) else {}
-    sources = []
-    for source in document.get("sources") or [] if isinstance(document.get("sources"), list) else []:
-        if not isinstance(source, dict):
-            continue
-        how, facts, evidence = _read_of(source.get("read"))
-        kind = source.get("kind")
-        sources.append({"name": name(source.get("name")),
-                        "kind": kind if kind in KINDS else shown.withheld("not a source kind"),
-                        "read": how, "facts": [name(f) for f in facts], "evidence": [name(e) for e in evidence]})
-    admits = []
+    sources = [(source, *_read_of(source.get("read"))) for source in _list(document.get("sources"))
+               if isinstance(source, dict)]
     table = document.get("admits") if isinstance(document.get("admits"), dict) else {}
-    for member, what in (("facts", "fact target"), ("evidence", "evidence requirement")):
-        targets = table.get(member) if isinstance(table.get(member), dict) else {}
-        for target, classes in targets.items():
-            admits.append({"target": name(target), "what": what,
-                           "classes": [c for c in classes if c in CLASSES] if isinstance(classes, list) else []})
+    admits = [(target, classes, what) for member, what in (("facts", "fact target"), ("evidence", "evidence requirement"))
+              if isinstance(table.get(member), dict) for target, classes in table[member].items()]
+    unmapped, unmapped_evidence = _list(document.get("unmapped")), _list(document.get("unmappedEvidence"))
+    name = _Names([*parameters, *(s.get("name") for s, *_ in sources), *(f for *_, facts, _e in sources for f in facts),
+                   *(e for *_, evidence in sources for e in evidence), *(t for t, _, _ in admits), *unmapped,
+                   *unmapped_evidence])
     return {"version": _version(document),
             "parameters": [{"name": name(k), "type": v.get("type") if isinstance(v, dict) and v.get("type") in TYPES
                             else shown.withheld("not a parameter type")} for k, v in parameters.items()],
-            "sources": sources, "admits": admits,
-            "unmapped": [name(p) for p in document.get("unmapped") or [] if isinstance(document.get("unmapped"), list)],
-            "unmappedEvidence": [name(r) for r in document.get("unmappedEvidence") or []
-                                 if isinstance(document.get("unmappedEvidence"), list)]}
+            "sources": [{"name": name(source.get("name")),
+                         "kind": source.get("kind") if source.get("kind") in KINDS else shown.withheld("not a source kind"),
+                         "read": how, "facts": [name(f) for f in facts], "evidence": [name(e) for e in evidence]}
+                        for source, how, facts, evidence in sources],
+            "admits": [{"target": name(target), "what": what,
+                        "classes": [c for c in classes if c in CLASSES] if isinstance(classes, list) else []}
+                       for target, classes, what in admits],
+            "unmapped": [name(p) for p in unmapped], "unmappedEvidence": [name(r) for r in unmapped_evidence]}
 
 
 def _version(document: dict) -> str:
