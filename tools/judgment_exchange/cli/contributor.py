@@ -11,7 +11,7 @@ import sys
 
 from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, not_a_catalog, \
     resolve_base, safe, workers, write_file
-from .report import emit_github, print_text
+from .report import emit_github, emit_markdown, print_text
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -52,6 +52,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         emit_json(report.as_json())
     elif args.format == "github":
         return emit_github(report, catalog, tree)
+    elif args.format == "markdown":
+        return emit_markdown(report, catalog, tree, label, base)
     else:
         print_text(report, label)
     return PASS if report.passed else REFUSED
@@ -362,8 +364,10 @@ def register(sub) -> None:
     """The contributor's subcommands, in the order `exchange --help` lists them."""
     check = sub.add_parser("check", help="the gate: every check of RFC 0019 §4 on a catalog")
     check.add_argument("--catalog", help="the catalog's directory (default: the repository holding manifest.json)")
-    check.add_argument("--format", choices=("text", "json", "github"), default="text",
-                       help="github: workflow-command annotations, and a summary to $GITHUB_STEP_SUMMARY")
+    check.add_argument("--format", choices=("text", "json", "github", "markdown"), default="text",
+                       help="github: workflow-command annotations, and a summary to $GITHUB_STEP_SUMMARY; "
+                       "markdown: a review for a pull request's job summary (the verdict, what was checked, each "
+                       "refusal and its fix, each touched entry's card)")
     check.add_argument("--entry", action="append", metavar="ID", help="check only this entry (repeatable)")
     check.add_argument("--no-history", action="store_true", help="skip the git history checks (reported)")
     check.add_argument("--base", metavar="REV", help="a pull request's base: every existing release is previous; "
