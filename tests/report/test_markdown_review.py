@@ -206,6 +206,43 @@ def test_the_gate_job_s_command_writes_the_review_with_the_changed_entry_s_card(
     tokens = MD.parse(out)
     assert [t.type for t in tokens if t.type.startswith(("html", "table", "heading_open"))].count("heading_open") == 2
     assert not [c for t in tokens if t.type == "inline" for c in t.children or [] if c.type == "link_open"]
+    # the changed entry's upgrade-diff against the base, each line a code span (issue #27 item 4)
+    changed = out[out.index("**What changed against the base**"):]
+    assert "- `entry.json members changed (old -> new):`" in changed
+    assert "  - `` description: " in changed and DESCRIPTION in changed  # a span padded: the line ends in a backtick
+    assert not [t for t in MD.parse(changed) if t.type.startswith(("html", "table", "heading_open"))]
+
+
+def test_near_miss_a_working_tree_review_has_no_upgrade_diff(pull_request, capsys, monkeypatch):
+    """The upgrade-diff compares commits' objects: a review of the working tree (no --commit) shows the card
+    without it, and says nothing false."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    assert exchange(["check", "--catalog", str(pull_request), "--base", "main", "--no-history",
+                     "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert f"### `{OTHER}`: changed against the base" in out and "What changed against the base" not in out
+
+
+def test_upgrade_diff_in_markdown_keeps_every_author_value_in_code(pull_request, capsys):
+    """`exchange upgrade-diff --format markdown`: the releases' difference, each line a code span."""
+    from judgment_exchange.repository.release import make_release
+
+    repo = GitRepo(pull_request)
+    repo.git("checkout", "-q", "main")
+    (pull_request / "releases.json").write_text("[]\n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "a ledger")
+    assert make_release(str(pull_request), "v0.1.0").status == 0
+    repo.git("merge", "-q", "--no-edit", "change")
+    assert make_release(str(pull_request), "v0.2.0", approved=frozenset({OTHER})).status == 0
+    capsys.readouterr()
+    assert exchange(["upgrade-diff", str(pull_request), "v0.1.0", "v0.2.0", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("## exchange upgrade-diff: `v0.1.0` → `v0.2.0`")
+    assert f"### `{OTHER}`: changed" in out and DESCRIPTION in out
+    tokens = MD.parse(out)
+    assert [t.type for t in tokens].count("heading_open") == 2
+    assert not [c for t in tokens if t.type == "inline" for c in t.children or [] if c.type in ("link_open", "html_inline")]
 
 
 def test_a_refused_entry_s_card_is_not_shown_and_its_refusal_is_listed_with_its_fix(pull_request, capsys):

@@ -149,6 +149,10 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         return IO
     if args.format == "json":
         emit_json(diff)
+    elif args.format == "markdown":
+        from ..review.upgrade import render_upgrade
+
+        sys.stdout.write(render_upgrade(diff))
     else:
         for line in diff_lines(diff, safe):
             print(line)
@@ -181,14 +185,14 @@ def register(sub) -> None:
 
     ud = sub.add_parser("upgrade-diff", help="what changed between two releases, for review (§7)",
                         usage="exchange upgrade-diff LOCATION FROM_TAG TO_TAG | LOCATION --lock FILE TO_TAG "
-                              "[--history N | --no-history] [--format text|json]")
+                              "[--history N | --no-history] [--format text|json|markdown]")
     ud.add_argument("location")
     ud.add_argument("tags", nargs="+", metavar="TAG", help="FROM_TAG TO_TAG, or TO_TAG alone with --lock")
     ud.add_argument("--lock", metavar="FILE", help="the consumer's lock: FROM is the locked release")
     ud_hist = ud.add_mutually_exclusive_group()
     ud_hist.add_argument("--history", type=int, default=128, metavar="N", help="the target's check: maxHistoryReleases")
     ud_hist.add_argument("--no-history", action="store_true", help="the target's check reads no history")
-    ud.add_argument("--format", choices=("text", "json"), default="text")
+    ud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     ud.set_defaults(run=cmd_upgrade_diff)
 
     show = sub.add_parser("show", help="what a release holds: its tags, or each entry's card once checked (§§2, 7)",

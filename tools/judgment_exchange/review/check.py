@@ -9,8 +9,9 @@ its grammar, free text to the scan), and every such value is written by `markdow
 Markdown. A card is shown only for an entry the report refuses nothing of and whose entry.json is the
 bytes its manifest row pins; otherwise the review says why it is not shown.
 
-`EntryReview.changes` is where an entry's upgrade-diff against the base will go (lines already written by
-markdown.py's rules); nothing fills it yet (docs/reports.md says so).
+`EntryReview.changes` holds a changed entry's upgrade-diff against the base, as `exchange upgrade-diff` makes it
+between two releases (consumer/diff.tree_changes, its lines by consumer/render.change_lines), each line a code
+span (review/upgrade.py), when both sides are commits (`--commit`, as the trusted job runs it).
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def touched_entries(report: Report, tree: Tree, base_tree: Tree | None) -> list[
     if not report.touched:
         return []
     head, base = _rows(tree), _rows(base_tree)
+    diffs = _diffs(tree, base_tree) if head is not None and base is not None else {}
     out = []
     for entry_id in report.touched:
         if ENTRY_ID.fullmatch(entry_id) is None:
@@ -99,8 +101,29 @@ def touched_entries(report: Report, tree: Tree, base_tree: Tree | None) -> list[
                 item.card = card(tree, row, report)
             except CardUnreadable:
                 item.why = "its entry.json is not the bytes its manifest row pins"
+            if item.card is not None and entry_id in diffs:
+                item.changes = diffs[entry_id]
         out.append(item)
     return out
+
+
+def _diffs(tree: Tree, base_tree: Tree | None) -> dict[str, list[str]]:
+    """Each changed entry's upgrade-diff lines against the base, in Markdown; {} unless both sides are commits
+    (a working tree has no object ids to compare) or when the difference cannot be made."""
+    from ..consumer.check import LocationError
+    from ..consumer.diff import tree_changes
+    from ..consumer.render import change_lines
+    from ..tree import GitTree, TreeError
+    from .upgrade import lines_markdown
+
+    if not isinstance(tree, GitTree) or not isinstance(base_tree, GitTree):
+        return {}
+    try:
+        diff = tree_changes(base_tree, tree, ("the base", "the change"))
+    except (TreeError, LocationError, OSError):
+        return {}
+    return {change["id"]: lines_markdown(change_lines(change, str)) for change in diff.get("changes", [])
+            if change.get("change") == "changed"}
 
 
 # --- writing the review ---------------------------------------------------------------------------------
