@@ -388,17 +388,10 @@ def test_verify_usage_brackets_exactly_what_is_optional(capsys):
 def test_upgrade_diff_says_a_changed_title_and_description_once(identity, tmp_path, capsys):
     """Issue #26 item 6: upgrade-diff printed each changed entry's title and description three times (both
     sides' summaries and the members' old -> new); they are said once, old -> new."""
-    import shutil
-
-    from ..support.demo import ROOT as DEMO
+    from ..browse.releases import released_once
 
     root = tmp_path / "demo"
-    shutil.copytree(DEMO, root)
-    (root / "releases.json").write_bytes(b"[]\n")
-    repo = GitRepo(root)
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", "demo")
-    assert make_release(str(root), "v0.1.0").status == 0
+    repo = released_once(root)
     path = root / "entries/kinds/intake-http-source/entry.json"
     entry = json.loads(path.read_bytes())
     entry["title"], entry["description"] = "A renamed read over an http source", "A description written anew."
