@@ -24,13 +24,20 @@ def git_identity(monkeypatch) -> None:
     shared_identity(monkeypatch, "Browse Test", "browse-test@example.invalid")
 
 
-def released_twice(root: Path) -> GitRepo:
+def released_once(root: Path) -> GitRepo:
+    """The demonstration catalog at the root of a repository, released as v0.1.0 by `exchange release`."""
     shutil.copytree(DEMO, root)
     (root / "releases.json").write_bytes(b"[]\n")
     git = GitRepo(root)
     git.git("add", "-A")
     git.git("commit", "-q", "-m", "the demonstration catalog")
-    assert make_release(str(root), "v0.1.0").status == 0
+    outcome = make_release(str(root), "v0.1.0")
+    assert outcome.status == 0, outcome.lines
+    return git
+
+
+def released_twice(root: Path) -> GitRepo:
+    git = released_once(root)
     readme = root / CHANGED
     readme.write_text(readme.read_text(encoding="utf-8") + f"\n{ADDED_PARAGRAPH}\n", encoding="utf-8")
     git.git("commit", "-q", "-am", "fx-exposure: a second paragraph")

@@ -1,9 +1,13 @@
-"""docs/images/index.png: the demonstration catalog's index, its main page at a wide screen's width
-(issue #18 item 3). Run from the repository's root: `python -m tests.browse.screenshot [OUT.png]`.
+"""docs/images/: the demonstration catalog's index (issue #18 item 3, issue #27). Run from the repository's
+root: `python -m tests.browse.screenshot [DIR]`.
 
 The catalog is released twice as the tests release it (releases.py), its v0.2.0 indexed by `exchange
-index`, served on http://127.0.0.1 and photographed by headless Chromium (browser.py) at 1440 CSS pixels
-wide, the whole page's height."""
+index --address` (the address release.yml would pass for the organisation's repository), served on
+http://127.0.0.1 and photographed by headless Chromium (browser.py):
+
+- index.png: the main page 1440 CSS pixels wide, the whole page's height;
+- index-phone.png: the main page's first screen on a phone, 390 x 844;
+- entry.png: an entry's page 1440 wide, the whole page's height (its files, its dialect's table, its card)."""
 
 from __future__ import annotations
 
@@ -19,7 +23,12 @@ from . import browser
 from .releases import released_twice
 
 REPO = Path(__file__).resolve().parents[2]
-OUT = REPO / "docs" / "images" / "index.png"
+OUT = REPO / "docs" / "images"
+ADDRESS = "https://github.com/Judgment-Pack/judgment-pack-exchange"
+ENTRY = "entries/gateway.fx-exposure.html"
+SHOTS = (("index.png", "index.html", browser.WIDE, True), ("index-phone.png", "index.html", browser.PHONE, False),
+         ("entry.png", ENTRY, browser.WIDE, True))
+"""Each picture: its file, the page, the viewport, and whether it is the whole page (else the first screen)."""
 IDENTITY = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Browse Test",
             "GIT_AUTHOR_EMAIL": "browse-test@example.invalid", "GIT_COMMITTER_NAME": "Browse Test",
             "GIT_COMMITTER_EMAIL": "browse-test@example.invalid"}
@@ -33,22 +42,25 @@ def demo_site(work: Path) -> Path:
     here = os.getcwd()
     os.chdir(work)
     try:
-        assert exchange(["index", "demo-catalog", "v0.2.0", "--out", "site"]) == 0
+        assert exchange(["index", "demo-catalog", "v0.2.0", "--out", "site", "--address", ADDRESS]) == 0
     finally:
         os.chdir(here)
     return site
 
 
-def screenshot(site: Path) -> bytes:
-    """The site's main page as a PNG, 1440 CSS pixels wide and as tall as the page."""
+def screenshots(site: Path) -> dict[str, bytes]:
+    """Each of SHOTS as a PNG."""
+    out = {}
     with browser.served(site) as (origin, _), browser.chromium() as driver:
-        browser.viewport(driver, browser.WIDE)
-        driver.get(f"{origin}/index.html")
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": browser.WIDE[0], "height": height, "scale": 1}})
-    return base64.b64decode(shot["data"])
+        for name, page, size, whole in SHOTS:
+            browser.viewport(driver, size)
+            driver.get(f"{origin}/{page}")
+            height = driver.execute_script("return document.documentElement.scrollHeight") if whole else size[1]
+            shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+                "format": "png", "captureBeyondViewport": whole,
+                "clip": {"x": 0, "y": 0, "width": size[0], "height": height, "scale": 1}})
+            out[name] = base64.b64decode(shot["data"])
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -61,10 +73,11 @@ def main(argv: list[str]) -> int:
     for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         os.environ.pop(key, None)
     with tempfile.TemporaryDirectory(prefix="exchange-screenshot-") as work:
-        data = screenshot(demo_site(Path(work)))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    print(f"wrote {out} ({len(data)} bytes)")
+        shots = screenshots(demo_site(Path(work)))
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in shots.items():
+        (out / name).write_bytes(data)
+        print(f"wrote {out / name} ({len(data)} bytes)")
     return 0
 
 

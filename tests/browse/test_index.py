@@ -73,7 +73,14 @@ def test_the_schema_refuses_near_misses(built):
                           ("card", lambda d: d["entries"][0].update(extra=1)),
                           ("fixture", lambda d: d["entries"][0]["fixtures"][0].update(extra=1)),
                           ("digests", lambda d: d["entries"][0]["digests"].update(extra="sha256:" + "0" * 64)),
-                          ("version", lambda d: d.update(indexVersion=2)),
+                          ("version", lambda d: d.update(indexVersion=1)),
+                          ("address http", lambda d: d["release"].update(address="http://github.com/a/b")),
+                          ("address userinfo", lambda d: d["release"].update(address="https://u:p@github.com/a/b")),
+                          ("no address", lambda d: d["release"].pop("address")),
+                          ("file", lambda d: d["entries"][0]["files"][0].update(extra=1)),
+                          ("file outside the sets", lambda d: d["entries"][0]["files"][0].update(path="x.html")),
+                          ("copy outside entries", lambda d: d["entries"][0]["files"][0].update(copy="index.html")),
+                          ("no files", lambda d: d["entries"][0].pop("files")),
                           ("readme text", lambda d: d["entries"][0]["readme"].update(text="whole")),
                           ("no note", lambda d: d.pop("note")),
                           ("bad commit", lambda d: d["release"].update(commit="HEAD"))):
@@ -85,13 +92,15 @@ def test_the_schema_refuses_near_misses(built):
 
 def test_index_json_names_the_checked_release(catalog, built):
     document = _document(built)
-    assert document["indexVersion"] == 1
-    assert "not authoritative" in document["note"] and "exchange release-check" in document["note"]
+    assert document["indexVersion"] == 2
+    assert "not authoritative" in document["note"]
+    assert f"exchange release-check {catalog} v0.2.0" in document["note"]  # no --address: the location as given
     release = document["release"]
     commit = subprocess.run(["git", "rev-parse", "v0.2.0^{commit}"], cwd=catalog, capture_output=True, text=True,
                             check=True).stdout.strip()
     ledger = json.loads(show(catalog, "v0.2.0", "releases.json"))
     assert (release["location"], release["tag"], release["commit"]) == (str(catalog), "v0.2.0", commit)
+    assert release["address"] is None
     assert release["manifestDigest"] == "sha256:" + hashlib.sha256(show(catalog, "v0.2.0", "manifest.json")).hexdigest()
     assert release["date"] == next(row["date"] for row in ledger if row["tag"] == "v0.2.0")
     assert release["check"]["result"] == "pass" and release["check"]["replayed"] == 10
@@ -178,7 +187,10 @@ def test_the_same_release_gives_the_same_bytes(catalog, built, tmp_path):
     first, second = tree(built), tree(tmp_path / "again")
     assert sorted(first) == sorted(second)
     assert [name for name in first if first[name] != second[name]] == []
-    assert len(first) == 11 + 1 + 2 + 3  # 11 entry pages, index.html, index.json and its schema, 3 assets
+    files = subprocess.run(["git", "ls-tree", "-r", "--name-only", "v0.2.0", "entries"], cwd=catalog,
+                           capture_output=True, text=True, check=True).stdout.split()
+    # 11 entry pages and every file of every entry, index.html, index.json and its schema, 3 assets
+    assert len(first) == 11 + len(files) + 1 + 2 + 3
 
 
 def test_author_text_reaches_a_page_escaped_by_the_template_engine(built):
@@ -199,14 +211,17 @@ def test_author_text_reaches_a_page_escaped_by_the_template_engine(built):
         assert "&lt;script&gt;alert(&#34;t&#34;)&lt;/script&gt;" in text, name
 
 
-def test_the_screenshot_in_docs_is_the_index_at_a_wide_width():
-    """docs/images/index.png is written by `python -m tests.browse.screenshot` (the demo index's main page)."""
+@pytest.mark.parametrize("name, wide, tall", [("index.png", 1440, 450), ("index-phone.png", 390, 844),
+                                              ("entry.png", 1440, 900)])
+def test_the_screenshots_in_docs_are_the_pages_at_their_widths(name, wide, tall):
+    """docs/images/ is written by `python -m tests.browse.screenshot`: the demo index's main page wide and
+    on a phone's first screen, and an entry's page wide."""
     import struct
 
-    data = (REPO / "docs" / "images" / "index.png").read_bytes()
+    data = (REPO / "docs" / "images" / name).read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    assert width == 1440 and height >= 450
+    assert width == wide and (height == tall if name == "index-phone.png" else height >= tall)
 
 
 # --- a refused release, and the command's arguments ---------------------------------------------------

@@ -16,7 +16,8 @@ from ..test_supply_chain import ACTION_PINS
 from ..trust.workflow import job_problems
 
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
-INDEX = '"$RUNNER_TEMP/gate/bin/exchange" index "$CATALOG" "$TAG" --out site'
+INDEX = '"$RUNNER_TEMP/gate/bin/exchange" index "$CATALOG" "$TAG" --out site --address "$ADDRESS"'
+ADDRESS = "${{ github.server_url }}/${{ github.repository }}"
 PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "actions/configure-pages",
                  "actions/upload-pages-artifact", "actions/deploy-pages"]
 
@@ -76,6 +77,10 @@ def pages_problems(workflow: dict) -> list[str]:
         uploaded = next((i for i, s in enumerate(steps) if s is upload), -1)
         if uploaded < built:
             problems.append("the index is uploaded before it is built")
+    for name, job in (("release", release), ("pages", pages)):  # the catalog's public address (issue #27)
+        for step in job.get("steps", []):
+            if INDEX in step.get("run", "") and (step.get("env") or {}).get("ADDRESS") != ADDRESS:
+                problems.append(f"the {name} job's index step does not take ADDRESS from the workflow's context")
     release_runs = _runs(release)
     indexed = [i for i, run in enumerate(release_runs) if INDEX in run]
     if not indexed:
@@ -125,6 +130,8 @@ def test_the_pages_check_refuses_near_misses():
         "after publishing": lambda w: w["jobs"]["release"]["steps"].sort(
             key=lambda s: INDEX in s.get("run", "")),  # the index step moved last
         "no pages job": lambda w: w["jobs"].pop("pages"),
+        "index step does not take ADDRESS": lambda w: step(w, "pages", "exchange\" index")["env"].update(
+            ADDRESS="https://example.org/elsewhere"),
     }
     for words, edit in near_misses.items():
         problems = changed(edit)

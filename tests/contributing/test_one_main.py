@@ -75,12 +75,18 @@ def _apply(work: Path, fix: str) -> None:
     assert done.returncode == 0, (command, done.stderr)
 
 
-def test_no_rule_is_weakened_a_branch_that_edits_the_ledger_is_refused_and_its_fix_works(tmp_path):
-    upstream, work = _setup(tmp_path)
+def _branch_editing_the_ledger(tmp_path: Path) -> Path:
+    """The fork's clone on a branch of upstream/main whose one commit edits a ledger row's date."""
+    _, work = _setup(tmp_path)
     git(work, "switch", "-q", "-c", "topic", "upstream/main")
     ledger = work / "releases.json"
     ledger.write_text(ledger.read_text().replace("2026-", "2025-", 1))
     git(work, "commit", "-q", "-s", "-am", "edit a ledger row")
+    return work
+
+
+def test_no_rule_is_weakened_a_branch_that_edits_the_ledger_is_refused_and_its_fix_works(tmp_path):
+    work = _branch_editing_the_ledger(tmp_path)
     for argv in ((), ("--base", "auto")):
         status, report = _check(work, *argv)
         assert status == 1 and set(_codes(report)) == {"release-ledger-changed"}, (argv, report)
@@ -96,11 +102,7 @@ def test_no_rule_is_weakened_a_branch_that_edits_the_ledger_is_refused_and_its_f
 
 
 def test_the_pull_requests_ledger_fix_restores_what_the_branch_started_from(tmp_path):
-    upstream, work = _setup(tmp_path)
-    git(work, "switch", "-q", "-c", "topic", "upstream/main")
-    ledger = work / "releases.json"
-    ledger.write_text(ledger.read_text().replace("2026-", "2025-", 1))
-    git(work, "commit", "-q", "-s", "-am", "edit a ledger row")
+    work = _branch_editing_the_ledger(tmp_path)
     status, report = _check(work, "--base", "auto")
     fix = report["refusals"][0]["fix"]
     assert fix.startswith("restore the ledger your branch started from: git checkout $(git merge-base "), fix

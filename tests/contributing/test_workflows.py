@@ -59,7 +59,8 @@ def test_attack_pull_request_judges_itself_the_gate_workflow_has_the_boundarys_s
     assert list(_triggers(workflow)) == ["pull_request_target"]
     assert workflow["permissions"] == {}
     assert set(workflow["jobs"]) == {"gate", "sign-off"}
-    commands = {"gate": f'{GATE} check --catalog "$CATALOG" --commit "$HEAD" --base "$BASE" --format github',
+    commands = {"gate": f'{GATE} check --catalog "$CATALOG" --commit "$HEAD" --base "$BASE" --format markdown >> '
+                        '"$GITHUB_STEP_SUMMARY" || [ "$?" -eq 1 ]',
                 "sign-off": f'{GATE} signoff --catalog "$CATALOG" --base "$BASE" --head "$HEAD" --format github'}
     for name, job in workflow["jobs"].items():
         assert job["permissions"] == {"contents": "read"}
@@ -75,6 +76,10 @@ def test_attack_pull_request_judges_itself_the_gate_workflow_has_the_boundarys_s
         assert all(s.get("working-directory") == "${{ runner.temp }}" for s in runs)
         assert runs[-1]["run"].strip() == commands[name]
         assert runs[-1]["env"] == {"CATALOG": "${{ github.workspace }}/base", "BASE": BASE_SHA, "HEAD": HEAD_SHA}
+    gate_runs = _job_steps(workflow["jobs"]["gate"])[1]
+    assert gate_runs[-2]["run"].strip() == (f'GITHUB_STEP_SUMMARY= {GATE} check --catalog "$CATALOG" --commit "$HEAD" '
+                                            '--base "$BASE" --format github')  # annotations; the summary is the review's
+    assert gate_runs[-1]["if"] == "${{ !cancelled() }}"  # the review is written after a refusal too (issue #27)
     fetch = [s for s in _job_steps(workflow["jobs"]["gate"])[1] if "verifier fetch" in s["run"]]
     assert [s["run"].strip() for s in fetch] == [f'{GATE} verifier fetch --catalog "$CATALOG"']  # the base's pin
     assert fetch[0]["env"] == {"CATALOG": "${{ github.workspace }}/base"}

@@ -175,18 +175,9 @@ def test_release_workflow_refuses_a_tagged_commit_without_its_ledger_row(catalog
 
 def _demo_release(tmp_path: Path) -> GitRepo:
     """The demonstration catalog at the root of a repository, released as v0.1.0 by `exchange release`."""
-    import shutil
+    from ..browse.releases import released_once
 
-    demo = Path(__file__).resolve().parents[2] / "docs" / "demo-catalog"
-    root = tmp_path / "demo"
-    shutil.copytree(demo, root)
-    (root / "releases.json").write_bytes(b"[]\n")
-    repo = GitRepo(root)
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", "the demonstration catalog")
-    outcome = make_release(str(root), "v0.1.0")
-    assert outcome.status == 0, outcome.lines
-    return repo
+    return released_once(tmp_path / "demo")
 
 
 def test_release_notes_list_every_entry_every_skip_and_the_reader(tmp_path: Path) -> None:

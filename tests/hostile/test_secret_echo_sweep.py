@@ -59,7 +59,8 @@ REACHED: set[str] = set()
 
 
 def outputs(report, root: Path) -> str:
-    """The report as `exchange check` prints it in each format: text, JSON, annotations and summary."""
+    """The report as `exchange check` prints it in each format: text, JSON, annotations and summary, and the
+    Markdown review (issue #27)."""
     text = io.StringIO()
     with contextlib.redirect_stdout(text):
         cli._print_text(report, str(root))
@@ -71,9 +72,11 @@ def outputs(report, root: Path) -> str:
         except Exception:
             return None
 
+    from judgment_exchange.review.check import render, review_of
+
     return "\n".join([text.getvalue(), json.dumps(report.as_json(), ensure_ascii=True),
                       json.dumps(report.as_json(), ensure_ascii=False), *workflow_commands(report, read),
-                      summary(report, read)])
+                      summary(report, read), render(review_of(report, tree, str(root)))])
 
 
 _ESCAPED = re.compile("\\\\([" + re.escape(punctuation) + "])")
@@ -475,15 +478,16 @@ def test_attack_planted_token_is_not_echoed(tmp_path, attack):
 
 @pytest.mark.parametrize("attack", sorted(FITTING_PLANTS))
 def test_grammar_fitting_token_is_not_echoed_by_exchange_check(tmp_path, monkeypatch, capsys, attack):
-    """Issue #16 item 4, end to end: `exchange check` in text, JSON and `--format github`, with the step
-    summary written to $GITHUB_STEP_SUMMARY, refuses the planted place and never prints the token."""
+    """Issue #16 item 4, end to end: `exchange check` in text, JSON, `--format github` (with the step summary
+    written to $GITHUB_STEP_SUMMARY) and `--format markdown` refuses the planted place and never prints the
+    token."""
     root = tmp_path / "catalog"
     FITTING_PLANTS[attack](root)
     step_summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
     monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     printed = []
-    for fmt in ("text", "json", "github"):
+    for fmt in ("text", "json", "github", "markdown"):
         status = cli.main(["check", "--catalog", str(root), "--no-history", "--format", fmt])
         out = capsys.readouterr()
         assert status == 1 and "Traceback" not in out.err, f"{attack} --format {fmt}: {status}\n{out.out}{out.err}"

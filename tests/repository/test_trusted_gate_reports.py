@@ -22,7 +22,8 @@ def test_annotations_name_the_change_s_paths_from_its_own_root(tmp_path, monkeyp
     assert main(["check", "--catalog", "change", "--base", "main", "--no-history", "--format", "github"]) == 1
     out = capsys.readouterr().out
     stray = [line for line in out.splitlines() if "title=entry-file-unexpected" in line]
-    assert stray and f"file={OTHER_DIR.as_posix()}," in stray[0], stray  # the stray name itself is not shown
+    # the stray name is shown: it passes the display grammar and the scan (issue #26 item 3)
+    assert stray and f"file={OTHER_DIR.as_posix()}/notes.txt," in stray[0], stray
     assert "file=change/" not in out
 
 
@@ -42,7 +43,7 @@ def test_near_miss_a_nested_catalog_is_still_named_from_its_repository_root(tmp_
     assert main(["check", "--catalog", str(repo / "catalogs" / "demo"), "--no-history", "--format", "github"]) == 1
     out = capsys.readouterr().out
     stray = [line for line in out.splitlines() if "title=entry-file-unexpected" in line]
-    assert stray and f"file=catalogs/demo/{OTHER_DIR.as_posix()}," in stray[0], stray
+    assert stray and f"file=catalogs/demo/{OTHER_DIR.as_posix()}/notes.txt," in stray[0], stray
 
 
 def test_pin_without_base_is_a_bad_invocation(tmp_path, capsys):
@@ -76,5 +77,5 @@ def test_annotations_of_a_head_commit_judged_in_the_base_s_clone(tmp_path, monke
                  "--format", "github"]) == 1
     out = capsys.readouterr().out
     stray = [line for line in out.splitlines() if "title=entry-file-unexpected" in line]
-    assert stray and f"file={OTHER_DIR.as_posix()}," in stray[0], stray
+    assert stray and f"file={OTHER_DIR.as_posix()}/notes.txt," in stray[0], stray
     assert "file=base/" not in out

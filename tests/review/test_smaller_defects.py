@@ -384,3 +384,42 @@ def test_verify_usage_brackets_exactly_what_is_optional(capsys):
     bracketed = set(re.findall(r"\[(--[a-z-]+)", usage))
     plain = set(re.findall(r"(?<!\[)(--[a-z-]+)", usage))
     assert rc == 3 and set(missing) == plain and "--acquisitions" in bracketed, (missing, usage)
+
+
+def test_upgrade_diff_says_a_changed_title_and_description_once(identity, tmp_path, capsys):
+    """Issue #26 item 6: upgrade-diff printed each changed entry's title and description three times (both
+    sides' summaries and the members' old -> new); they are said once, old -> new."""
+    from ..browse.releases import released_once
+
+    root = tmp_path / "demo"
+    repo = released_once(root)
+    path = root / "entries/kinds/intake-http-source/entry.json"
+    entry = json.loads(path.read_bytes())
+    entry["title"], entry["description"] = "A renamed read over an http source", "A description written anew."
+    path.write_bytes(pretty(entry))
+    assert main(["fix", "--catalog", str(root)]) == 0
+    repo.git("commit", "-q", "-am", "rename")
+    assert make_release(str(root), "v0.2.0", approved=frozenset({"kinds.intake-http-source"})).status == 0
+    capsys.readouterr()
+    rc, out, err = run(["upgrade-diff", str(root), "v0.1.0", "v0.2.0"], capsys)
+    assert rc == 0, err
+    assert out.count("A renamed read over an http source") == 1 and out.count("A description written anew.") == 1
+    assert "    title: Intake triage vendor read over an http source -> A renamed read over an http source" in out
+    assert "  from: kind dialect; direction input; entryDigest sha256:" in out  # the rest of the summary stays
+
+
+def test_release_check_of_an_unreachable_url_says_why_and_never_prints_its_credentials(capsys):
+    """Issue #26 item 6: git's own reason is given; a user name and password in the URL are never printed."""
+    rc, out, err = run(["release-check", "https://reader:s3cret-t0ken@nonexistent.invalid/catalog.git", "v0.1.0"],
+                       capsys)
+    assert rc == 4 and "(unable to access" in err and "nonexistent.invalid" in err, err
+    assert "s3cret-t0ken" not in err + out and "reader" not in err + out
+
+
+def test_release_check_usage_says_what_goes_with_what(capsys):
+    """Issue #26 item 6: the usage now nests --update inside --lock and --approve-change inside --update, as the
+    command enforces (each alone is exit 3)."""
+    rc, out, _ = run(["release-check", "--help"], capsys)
+    assert rc == 0 and "LOCATION TAG" in out and "[--lock FILE [--update [--approve-change ID ...]]]" in out
+    for argv in (["--update"], ["--lock", "x.lock", "--approve-change", "a.b"]):
+        assert run(["release-check", ".", "v0.1.0", *argv], capsys)[0] == 3

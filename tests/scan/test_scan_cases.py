@@ -61,4 +61,5 @@ def test_case(tmp_path: Path, case: str) -> None:
     got = sorted((r.code, r.path, _line(r.detail)) for r in refusals)
     want = sorted((e["code"], f"{ENTRY}/{e['path']}", e["line"]) for e in expected["refusals"])
     assert got == want
-    assert all(r.entry == "acme.case" and "; fix: " in r.detail for r in refusals)
+    # the fix is the registry's, printed once under the refusal, never repeated in the detail (issue #26 item 5)
+    assert all(r.entry == "acme.case" and "fix:" not in r.detail and r.how_to_fix() for r in refusals)

@@ -128,10 +128,8 @@ def runner_entry(entry_id: str, export_name: str, fixture: str, title: str, desc
         e.files["dialect.json"] = (path / "dialect.json").read_bytes()
         e.fixture_files[fixture] = {f.name: f.read_bytes() for f in sorted((path / "fixtures" / fixture).iterdir())}
     entry: dict[str, Any] = {}
-    for key, value in scaffolded.items():
-        entry[key] = {"title": title, "author": AUTHOR}.get(key, value)
-        if key == "title":
-            entry["description"] = description
+    for key, value in scaffolded.items():  # the scaffold's placeholders (title, description, author) written
+        entry[key] = {"title": title, "description": description, "author": AUTHOR}.get(key, value)
     e.entry = entry
     return e
 

@@ -3,7 +3,8 @@ each step's script in bash (`bash --noprofile --norc -eo pipefail`, the runner's
 `working-directory`, with the job's and the step's `env:`, the runner's variables (RUNNER_TEMP,
 GITHUB_WORKSPACE, GITHUB_PATH, GITHUB_ENV, GITHUB_STEP_SUMMARY) and every `${{ … }}` the test gives
 substituted; an expression it is not given fails the test, so nothing is run that the test did not see.
-Lines a step appends to GITHUB_PATH and GITHUB_ENV reach the later steps, as on the runner."""
+Lines a step appends to GITHUB_PATH and GITHUB_ENV reach the later steps, as on the runner; after a step
+fails, only steps whose `if:` asks for it (`always()`, `!cancelled()`, `failure()`) run."""
 
 from __future__ import annotations
 
@@ -54,7 +55,10 @@ def run_steps(job: dict, steps: list[dict], layout: Layout, context: dict[str, s
     for path in (github_path, github_env, summary):
         path.touch()
     done = []
+    failed = False
     for step in steps:
+        if failed and not _runs_after_failure(step):
+            break
         variables = dict(env)
         variables.update(RUNNER_TEMP=str(layout.temp), GITHUB_WORKSPACE=str(layout.workspace),
                          GITHUB_PATH=str(github_path), GITHUB_ENV=str(github_env),
@@ -73,9 +77,14 @@ def run_steps(job: dict, steps: list[dict], layout: Layout, context: dict[str, s
         result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=directory,
                                 env=variables, capture_output=True, text=True, check=False, timeout=900)
         done.append(result)
-        if result.returncode != 0:
-            break
+        failed = failed or result.returncode != 0
     return done
+
+
+def _runs_after_failure(step: dict) -> bool:
+    """A step whose `if:` runs it after an earlier step failed (`always()`, `!cancelled()`, `failure()`)."""
+    condition = str(step.get("if") or "")
+    return any(word in condition for word in ("always()", "!cancelled()", "failure()"))
 
 
 def install_gate_under_test(layout: Layout) -> Path:

@@ -108,15 +108,18 @@ def test_attack_base_root_pip_module_runs_in_the_gate_job(pull_request):
     layout, markers, base, head = pull_request
     job = load(REPO / ".github" / "workflows" / "gate.yml")["jobs"]["gate"]
     steps = [s for s in job["steps"] if "run" in s and not s.get("continue-on-error")]
-    assert [s["name"].split(" ")[:2] for s in steps] == [["Install", "the"], ["Fetch", "the"], ["The", "base's"]]
+    assert [s["name"].split(" ")[:2] for s in steps] == [["Install", "the"], ["Fetch", "the"], ["The", "base's"],
+                                                          ["The", "review"]]
     context = {"github.event.pull_request.base.sha": base, "github.event.pull_request.head.sha": head}
     done = run_steps(job, steps, layout, context, _env())
     assert sorted(p.name for p in markers.iterdir()) == [], "a file of the checkout ran in the trusted job"
     assert [d.returncode for d in done[:2]] == [0, 0], [d.stderr[-2000:] for d in done]
-    gate = done[2]
+    gate, review = done[2], done[3]
     assert gate.returncode == 1, (gate.stdout[-3000:], gate.stderr[-3000:])
     assert "::error" in gate.stdout and "secret-aws-access-key" in gate.stdout, gate.stdout[-3000:]
     assert KEY not in gate.stdout and KEY not in gate.stderr
+    summary = (layout.temp / "_step_summary").read_text(encoding="utf-8")
+    assert review.returncode == 0 and "secret-aws-access-key" in summary and KEY not in summary, review.stderr
     installed = list((layout.temp / "gate" / "lib").glob("python3*/site-packages/judgment_exchange/__init__.py"))
     assert len(installed) == 1, "the gate is not installed non-editable in the environment under RUNNER_TEMP"
     assert not list((layout.temp / "gate" / "lib").glob("python3*/site-packages/__editable__*"))

@@ -27,3 +27,19 @@ def reason(exc: BaseException) -> str:
         if cls.__name__ in _WORDS:
             return _WORDS[cls.__name__]
     return "an unreadable repository"
+
+
+def command_reason(exc: BaseException, most: int = 300) -> str:
+    """What git itself said when a command failed (its last `fatal:` or `error:` line: "Could not resolve host:
+    …", "repository '…' not found"), with any user name or password in a URL removed; else `reason(exc)`.
+    Issue #26 item 6: a release-check of an unreachable URL gave no reason."""
+    import re
+
+    stderr = getattr(exc, "stderr", None)
+    if isinstance(stderr, bytes):
+        stderr = stderr.decode("utf-8", "replace")
+    lines = [line.strip().removeprefix("stderr:").strip().lstrip("'") for line in (stderr or "").splitlines()]
+    said = [line.split(":", 1)[1].strip() for line in lines if line.startswith(("fatal:", "error:"))]
+    if not said:
+        return reason(exc)
+    return re.sub(r"://[^/@\s]*@", "://", said[-1].strip("'\""))[:most]

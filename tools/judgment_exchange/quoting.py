@@ -19,6 +19,11 @@ id and fixture name — and runs the scan's name check over them once (`flagged_
 `scan_names`), and the scan's named shapes over every text it would show (details, notes, skips,
 the reader); a flagged name is then unsafe exactly as a name outside its grammar is (`Withheld`), and a
 flagged name or value inside a text is described by its length.
+
+Stray names (issue #26 item 3): inside an entry directory, and for a catalog-stray-file's own name, a
+component outside its place's grammar is shown when it passes the display grammar (`display_path`'s) and
+the scan cleared it (`Withheld.scanned`); a stray name withheld all the same is told apart by its place in
+its directory (`withheld_position`). A refusal's own fix is cleared as its detail is.
 """
 
 from __future__ import annotations
@@ -126,9 +131,17 @@ def split_path(path: str, flagged: Collection[str] = frozenset()) -> tuple[str, 
     """`(safe, rest)`: the longest prefix of `path` whose every component passes its grammar and is not
     among the names the scan `flagged`, and a description of the rest (None when the whole path is
     safe). An empty safe prefix is '.'."""
+    return _split(path, flagged)
+
+
+def _split(path: str, flagged: Collection[str], code: str | None = None,
+           scanned: Collection[str] = frozenset()) -> tuple[str, str | None]:
+    """`split_path`, where a component the display grammar may show (`_by_display`, for a refusal of `code`) is
+    safe too once the scan has cleared it (it is among the `scanned` names and not `flagged`)."""
     parts = path.split("/")
     for i in range(len(parts)):
-        if not _component_safe(parts, i) or parts[i] in flagged:
+        shown = _component_safe(parts, i) or (parts[i] in scanned and _by_display(parts, i, code))
+        if not shown or parts[i] in flagged:
             safe = "/".join(parts[:i]) or "."
             more = len(parts) - i - 1
             rest = described(parts[i], "a name") + (f" and {more} more level{'s' if more != 1 else ''} below it"
@@ -161,10 +174,52 @@ def display_path(path: str) -> str:
     nearest safe parent and a description of the rest). Issue #24 item 1: a gate file a pull request changes
     is named in the report; docs/reports.md."""
     parts = path.split("/")
-    if len(parts) <= DISPLAY_DEPTH and all(_DISPLAY.fullmatch(p) and ".." not in p for p in parts) \
-            and not flagged_names(parts):
+    if len(parts) <= DISPLAY_DEPTH and all(_displayable(p) for p in parts) and not flagged_names(parts):
         return path
     return path_text(path)
+
+
+def _displayable(name: str) -> bool:
+    """One name within the display grammar (no `..`)."""
+    return _DISPLAY.fullmatch(name) is not None and ".." not in name
+
+
+STRAY_CODES = frozenset({"entry-file-unexpected", "fixture-file-unexpected", "fixture-unexpected",
+                         "catalog-stray-file"})
+"""The refusals of a name the format does not give (catalog/directory.py, catalog/gate.py): a stray file or folder."""
+
+
+def _by_display(parts: list[str], i: int, code: str | None) -> bool:
+    """Whether a refusal of `code` may show component `i` of its path by the display grammar where the component
+    fails its position's grammar (issue #26 item 3): a name inside an entry directory (below
+    entries/<publisher>/<name>/, where every name but the format's is a stray file's or folder's), and a
+    catalog-stray-file's own name. The entry's own path keeps §3's grammar: it is the entry's id."""
+    if code is None or not _displayable(parts[i]):
+        return False
+    inside = parts[0] == "entries" and i >= 3
+    return inside or (code == "catalog-stray-file" and i == len(parts) - 1)
+
+
+def display_names(path: str, code: str | None) -> list[str]:
+    """The components of a refusal's path that `redact` may show by the display grammar, for the scan to clear."""
+    parts = path.split("/")
+    return [parts[i] for i in range(len(parts)) if not _component_safe(parts, i) and _by_display(parts, i, code)]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def withheld_position(name: str, names: Iterable[str]) -> str:
+    """For a stray name a report will withhold — outside the display grammar, or flagged by the scan's name
+    check — where it is among `names` (its directory's), so that each withheld name is told apart and can be
+    found without being shown (issue #26 item 3; docs/reports.md); '' for a name the report shows."""
+    if _displayable(name) and not flagged_names([name]):
+        return ""
+    ordered = sorted(set(names) | {name}, key=lambda n: n.encode("utf-8", "surrogateescape"))
+    return (f" (its name is withheld: it is the {_ordinal(ordered.index(name) + 1)} of the {len(ordered)} names in "
+            "its directory in byte order, as `LC_ALL=C ls -A` lists them)")
 
 
 # --- grammar and scan (issue #16 item 4; docs/reports.md) -----------------------------------------
@@ -176,9 +231,12 @@ class Withheld:
     value the scan's named shapes find in a text, an id outside its grammar) with the description that
     stands for it wherever it occurs in a text the report shows."""
 
-    def __init__(self, flagged: Collection[str] = frozenset(), hidden: Mapping[str, str] | None = None) -> None:
+    def __init__(self, flagged: Collection[str] = frozenset(), hidden: Mapping[str, str] | None = None,
+                 scanned: Collection[str] = frozenset()) -> None:
         self.flagged = frozenset(flagged)
         self.hidden = {k: v for k, v in (hidden or {}).items() if k}
+        self.scanned = frozenset(scanned)
+        """Every name the scan's name check was run over (a stray name is shown only once it is among them)."""
 
     def text(self, value: str) -> str:
         """`value` with every occurrence of a hidden string described; overlapping occurrences are
@@ -263,12 +321,13 @@ def withheld(names: Iterable[str] = (), texts: Iterable[str] = (), hidden: Mappi
              ) -> Withheld:
     """The `Withheld` of one report: `names` through the scan's name check, `texts` through its named
     shapes, plus the strings `hidden` already names."""
+    names = list(names)
     flagged = flagged_names(names)
     table = {name: described(name, "a name") for name in sorted(flagged, key=len, reverse=True)}
     table.update({k: v for k, v in (hidden or {}).items() if k not in table})
     for value, description in flagged_values(texts).items():
         table.setdefault(value, description)
-    return Withheld(flagged, table)
+    return Withheld(flagged, table, {n for n in names if isinstance(n, str)})
 
 
 def redact(refusal: Refusal, shown: Withheld = NOTHING) -> Refusal:
@@ -278,16 +337,19 @@ def redact(refusal: Refusal, shown: Withheld = NOTHING) -> Refusal:
     finds a line."""
     out = refusal
     if refusal.path is not None:
-        safe, rest = split_path(refusal.path, shown.flagged)
+        safe, rest = _split(refusal.path, shown.flagged, refusal.code, shown.scanned)
         if rest is not None:
             detail = out.detail.replace(refusal.path, f"{safe}/{rest}")  # a detail that repeats its own path
+            fix = out.fix.replace(refusal.path, f"{safe}/{rest}") if out.fix is not None else None
             out = replace(out, path=safe, detail=f"in {rest} below this path (the name is not shown): {detail}",
-                          pointer=None, line=None)
+                          pointer=None, line=None, fix=fix)
     if out.entry is not None and shown.entry(out.entry) is None:
         out = replace(out, entry=None)
     if shown.hidden:
         detail = shown.text(out.detail)
         out = replace(out, detail=detail) if detail != out.detail else out
+        if out.fix is not None and shown.text(out.fix) != out.fix:  # a refusal's own fix may name its paths
+            out = replace(out, fix=shown.text(out.fix))
     return out
 
 
@@ -320,6 +382,7 @@ def _texts(report: Report) -> list[str]:
     """Every free text of the report that may hold an author's value: details, notes, skips' and
     replays' texts, the reader's words."""
     texts = [r.detail for r in [*report.refusals, *report.warnings]] + list(report.notes)
+    texts += [r.fix for r in [*report.refusals, *report.warnings] if r.fix is not None]
     for s in report.skipped:
         texts += [s.reason, s.reader or "", *s.kinds, *s.sources, *s.unchecked]
     texts += [r.reader for r in report.replays]
@@ -335,7 +398,7 @@ def clear_report(report: Report) -> None:
     and detail, the skips, the replay records, the checked and touched entries, the notes and the reader."""
     names: list[str] = []
     for r in [*report.refusals, *report.warnings]:
-        names += path_names(r.path) if r.path is not None else []
+        names += path_names(r.path) + display_names(r.path, r.code) if r.path is not None else []
         names += id_names(r.entry)
     for s in [*report.skipped, *report.replays]:
         names += id_names(s.entry)

@@ -33,7 +33,6 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
-from ..coderecord import FIXTURE_REPLACE
 from ..quoting import digest as quoted_digest
 from ..catalog.gate import entry_directories
 from ..catalog.grammar import ENTRY_ID
@@ -107,6 +106,9 @@ class Plan:
     writes: dict[str, bytes] = field(default_factory=dict)
     blockers: list[Blocker] = field(default_factory=list)
     entries: int = 0
+    stale: list[Blocker] = field(default_factory=list)
+    """Fixtures whose pins are current but which no longer replay (`stale_fixtures`): no reason to withhold the
+    pins that change (none vouches for them), named after the pins' verdict (docs/fix.md)."""
 
 
 def pinnable(check: EntryCheck) -> bool:
@@ -232,7 +234,13 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
 # --- replay before pinning (issue #17 item 4) --------------------------------------------------------
 
 SKIPPED = ("kind-unread", "version-unread")
-_RERECORD = f"re-record the fixture from a Runner run ({FIXTURE_REPLACE})"
+
+
+def _rerecord(check: EntryCheck, fixture: FixtureCheck) -> str:
+    """The re-recording command with the entry's directory and the fixture's name filled in (issue #26: a printed
+    fix is a command to copy; only the run export, which only the contributor knows, stays a placeholder)."""
+    return f"re-record the fixture from a Runner run (exchange fixture add {check.path} RUN_EXPORT --name " \
+           f"{fixture.name} --replace)"
 
 
 def _due(check: EntryCheck, changes: list[Change]) -> dict[str, list[str]]:
@@ -254,12 +262,15 @@ def _due(check: EntryCheck, changes: list[Change]) -> dict[str, list[str]]:
 
 def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: list[str]) -> Blocker | None:
     """One due fixture through the bundled verifier, in process (as `exchange fixture add` replays): None
-    when it replays to exactly its preparation.json, else why none of `pins` is written."""
+    when it replays to exactly its preparation.json, else why none of `pins` is written (with no pin: why the
+    fixture no longer replays, `stale_fixtures`)."""
     from .. import verifier
 
     held = " and ".join(f"{check.path}/entry.json {p}" for p in pins)
-    withheld = f"{held} not re-pinned"
+    # no pin waits on a fixture whose pins are current: it no longer replays though fix has nothing to write for it
+    withheld = f"{held} not re-pinned" if pins else "its pins are current, and no pin makes a recording replay"
     now = " under dialect.json as it now is" if "/dialect/digest" in pins else ""
+    rerecord = _rerecord(check, fixture)
     try:
         files = {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
     except (TreeError, TooLarge) as exc:
@@ -274,28 +285,28 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
     if result == "reading":
         return Blocker(fixture.path, "replay-digest-mismatch",
                        f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(answer.get('digest'))}, "
-                       f"preparation.json's bytes digest to {expected}; {withheld}; {_RERECORD}")
+                       f"preparation.json's bytes digest to {expected}; {withheld}; {rerecord}")
     if code in SKIPPED:
         if any(p.endswith("/preparationDigest") for p in pins):
             return Blocker(fixture.path, code,
                            f"fixture {fixture.name}: the verifier cannot recompute it ({code}), so exchange fix never "
                            f"re-pins its preparationDigest (an edited recording would pass as a skip); {withheld}; "
-                           f"{_RERECORD}, which writes the pin itself")
+                           f"{rerecord}, which writes the pin itself")
         still = verifier.check_skipped(check.document_data, files, check.checked)
         if isinstance(still, (verifier.Found, verifier.Refused)) and still.code not in SKIPPED:
             return Blocker(fixture.path, still.code,
                            f"fixture {fixture.name} is skipped as {code}, and what the verifier still reads of it "
-                           f"fails under the changed dialect.json ({still.code}); {withheld}; {_RERECORD}")
+                           f"fails under the changed dialect.json ({still.code}); {withheld}; {rerecord}")
         return None  # held as the gate holds a skip (docs/skips.md); its preparationDigest is the recorded one
     if code == "preparation-differs":
         where = verifier.fixture_difference(check.document_data, files, check.checked)
         return Blocker(fixture.path, code,
                        f"fixture {fixture.name} does not replay to its preparation.json{now}: the preparation verifier "
                        f"answered finding preparation-differs; preparation.json "
-                       f"{where or 'differs, though the member is not named'}; {withheld}; {_RERECORD}")
+                       f"{where or 'differs, though the member is not named'}; {withheld}; {rerecord}")
     if isinstance(code, str):
         return Blocker(fixture.path, code, f"fixture {fixture.name} does not replay{now}: the preparation verifier "
-                                           f"answered {result} {code} (docs/codes.md#{code}); {withheld}; {_RERECORD}")
+                                           f"answered {result} {code} (docs/codes.md#{code}); {withheld}; {rerecord}")
     return Blocker(fixture.path, "replay-failed", f"fixture {fixture.name}: the verifier could not run "
                                                   f"({answer.get('detail', 'no report')}); {withheld}")
 
@@ -321,6 +332,47 @@ def replay_blockers(tree: Tree, checks: list[EntryCheck], changes: list[Change])
         finally:
             if check.checked is not None:
                 check.checked.forget()
+    return out
+
+
+def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) -> list[Blocker]:
+    """Every fixture no pin change makes due, replayed as the due ones are (issue #26 item 2; docs/fix.md, "A
+    fixture whose pins are current"): one that no longer replays — an edited recording, mostly — is named, with
+    its edited files and the command that restores them where the repository's history tells (repository/
+    recorded.py), so `exchange fix` never says only "every pin is up to date" over a catalog the gate refuses.
+    `checks` are of the edited bytes; reads only."""
+    from ..catalog.replay import edited_refusal
+    from ..refusal import Refusal
+    from ..repository.recorded import History
+
+    out: list[Blocker] = []
+    with History(getattr(tree, "repository", None)) as history:
+        for check in checks:
+            if check.kind != "dialect" or check.document_data is None or not check.form_valid:
+                continue
+            due = _due(check, changes)
+            try:
+                for fixture in check.fixtures:
+                    if fixture.name in due or not fixture.replayable:
+                        continue
+                    found = _replay_blocker(tree, check, fixture, [])
+                    if found is None:
+                        continue
+                    try:
+                        files = {n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND)
+                                 for n in fixture.files}
+                    except (TreeError, TooLarge):
+                        files = {}
+                    recording = history.recording(fixture.path, files) if files else None
+                    if recording is not None:  # the edited files and the command that restores them, not "re-record"
+                        why = found.why.removesuffix(f"; {_rerecord(check, fixture)}")
+                        named = edited_refusal(Refusal(found.code or "replay-failed", fixture.path, why), check,
+                                               fixture, recording)
+                        found = Blocker(named.path, found.code, f"{named.detail}. {named.fix}")
+                    out.append(found)
+            finally:
+                if check.checked is not None:
+                    check.checked.forget()
     return out
 
 
@@ -408,6 +460,7 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     if plan.blockers:
         plan.changes, plan.writes = [], {}
         return plan
+    plan.stale = stale_fixtures(overlay, rechecked, plan.changes)
     rows = [compute_row(c) for c in rechecked]
     manifest = write_manifest(rows)
     plan.writes = dict(edited)
@@ -417,5 +470,5 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     return plan
 
 
-__all__ = ["Plan", "Change", "Blocker", "plan_fix", "pinnable", "entry_checks", "entries_blocker", "blocks", "REPAIRED",
-           "NOT_BLOCKING", "PERSON_MEMBERS"]
+__all__ = ["Plan", "Change", "Blocker", "plan_fix", "stale_fixtures", "pinnable", "entry_checks", "entries_blocker",
+           "blocks", "REPAIRED", "NOT_BLOCKING", "PERSON_MEMBERS"]

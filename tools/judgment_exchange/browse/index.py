@@ -1,6 +1,6 @@
-"""`exchange index`'s document (issue #18 item 2; RFC 0019 §7; docs/browse.md, "index.json"): one checked
-release, its entries' cards and the digests each was checked against, as a closed, versioned JSON document
-whose schema is `schemas/index.schema.json`.
+"""`exchange index`'s document (issue #18 item 2, issue #27; RFC 0019 §7; docs/browse.md, "index.json"): one
+checked release, its public address when given, its entries' cards, the digests each was checked against
+and each entry's files, as a closed, versioned JSON document whose schema is `schemas/index.schema.json`.
 
 Everything is read through the consumer's checked release (release.checked_release) and card.cards, one
 entry at a time with its whole README; the release's date is its row in the ledger of the checked commit
@@ -11,21 +11,40 @@ derived and not authoritative: it says so, and a consumer still checks the relea
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass, field
 from importlib.resources import files
 
 from ..consumer.check import ReleaseCheck
 from ..consumer.lock import Lock
-from ..tree import TooLarge, Tree, TreeError
+from ..tree import FILE, TooLarge, Tree, TreeError
 from .card import cards
+from .documents import EntryFile, dialect_view, entry_files
 from .release import checked_release
 
-INDEX_VERSION = 1
-NOTE = ("This index is derived from the release it names and is not authoritative: it shows what that release "
-        "held when exchange index checked it. Before importing anything, check the release yourself "
-        "(exchange release-check LOCATION TAG; RFC 0019 §7): a consumer relies on its own check, never on this "
-        "index or its site.")
+INDEX_VERSION = 2
+"""Version 2 (issue #27): `release.address` and each card's `files`. Version 1 had neither."""
 SCHEMA_NAME = "index.schema.json"
+KNOWN_DOCS = (("README.md", "the catalog's README"), ("CONTRIBUTING.md", "how to contribute an entry"),
+              ("docs/release-contract.md", "what a release promises and how a consumer checks it"),
+              ("docs/entry-format.md", "what an entry holds"), ("docs/browse.md", "how this site is made"))
+"""The documents a page links to at the release commit, where the release holds them (and the address is
+a forge's): our own list, never a path an author wrote."""
+
+
+def check_command(release: dict) -> str:
+    """The command that checks the release: `exchange release-check ADDRESS TAG`, or with no address the
+    location as given (shell-quoted, so the command is copied whole)."""
+    where = release.get("address") or release["location"]
+    return f"exchange release-check {shlex.quote(where)} {release['tag']}"
+
+
+def note(release: dict) -> str:
+    """index.json's note: derived, not authoritative, and the command that checks the release (§7)."""
+    return ("This index is derived from the release it names and is not authoritative: it shows what that release "
+            "held when exchange index checked it. Before importing anything, check the release yourself "
+            f"({check_command(release)}; RFC 0019 §7): a consumer relies on its own check, never on this "
+            "index or its site.")
 
 
 def page_path(entry_id: str) -> str:
@@ -46,52 +65,92 @@ class Built:
     check: ReleaseCheck
     document: dict | None = None
     whole: list[dict] = field(default_factory=list)
+    files: dict[str, list[EntryFile]] = field(default_factory=dict)
+    """Each entry's files as the commit holds them (documents.entry_files), by entry id."""
+    dialects: dict[str, dict] = field(default_factory=dict)
+    """What each entry's dialect reads (documents.dialect_view), by entry id, where it has a dialect."""
+    releases: list[tuple[str, str]] = field(default_factory=list)
+    """Every release the checked commit's ledger records (tag, date), newest first."""
+    documents: list[tuple[str, str]] = field(default_factory=list)
+    """The KNOWN_DOCS the release holds (path, what it is)."""
 
     @property
     def passed(self) -> bool:
         return self.document is not None
 
 
-def ledger_date(tree: Tree, tag: str) -> str | None:
-    """The date of `tag`'s row in the checked commit's own ledger (releases.json), None when it has none."""
+def ledger_rows(tree: Tree) -> list[tuple[str, str]]:
+    """Every row of the checked commit's own ledger (releases.json) as (tag, date), newest first; [] when
+    it has none or cannot be read as a ledger."""
+    from ..catalog.grammar import release_key
     from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, read_ledger
 
     try:
         rows = read_ledger(tree.read(LEDGER, LEDGER_MAX_BYTES))
     except (TreeError, TooLarge, LedgerFormError):
-        return None
-    return next((row.date for row in rows if row.tag == tag), None)
+        return []
+    out = [(row.tag, row.date) for row in rows if release_key(row.tag) is not None]
+    return sorted(out, key=lambda row: release_key(row[0]) or (0, 0, 0), reverse=True)
 
 
-def _listed(card: dict) -> dict:
-    """A card as index.json lists it: item 1's card (the README's first paragraph, not its text) and its page."""
+def ledger_date(tree: Tree, tag: str) -> str | None:
+    """The date of `tag`'s row in the checked commit's own ledger (releases.json), None when it has none."""
+    return next((date for row_tag, date in ledger_rows(tree) if row_tag == tag), None)
+
+
+def held_documents(tree: Tree) -> list[tuple[str, str]]:
+    """The KNOWN_DOCS the release's commit holds as files."""
+    out = []
+    for path, what in KNOWN_DOCS:
+        try:
+            if tree.stat(path).kind == FILE:
+                out.append((path, what))
+        except TreeError:
+            continue
+    return out
+
+
+def _listed(card: dict, entry_files: list[EntryFile]) -> dict:
+    """A card as index.json lists it: item 1's card (the README's first paragraph, not its text), its page
+    and its files."""
     out = dict(card)
     readme = out.get("readme")
     if isinstance(readme, dict) and "text" in readme:
         out["readme"] = {k: v for k, v in readme.items() if k != "text"}
-    return out | {"page": page_path(card["id"])}
+    return out | {"page": page_path(card["id"]), "files": [f.as_json(card["id"]) for f in entry_files]}
 
 
-def build(location: str, tag: str, *, history: int | None, lock: Lock | None = None) -> Built:
+def build(location: str, tag: str, *, history: int | None, lock: Lock | None = None,
+          address: str | None = None) -> Built:
     """The index of `tag` at `location`, or only its check when the check refused it (LocationError when the
-    location or an object cannot be read; card.CardUnreadable when an entry is not the bytes its row pins)."""
+    location or an object cannot be read; card.CardUnreadable when an entry is not the bytes its row pins;
+    documents.DocumentUnreadable when one of its files cannot be read). `address`: the catalog's public
+    address (address.checked_address), shown wherever the location is."""
     with checked_release(location, tag, history=history, lock=lock) as checked:
         result = checked.check
         if not checked.passed:
             return Built(result)
+        tree = checked.tree
+        assert tree is not None
         ids = sorted(checked.rows, key=lambda i: i.encode("utf-8", "surrogateescape"))
-        whole = [card for entry_id in ids for card in cards(checked.tree, checked.rows, result.report, only=entry_id)]
-        date = ledger_date(checked.tree, tag)
+        whole = [card for entry_id in ids for card in cards(tree, checked.rows, result.report, only=entry_id)]
+        held = {card["id"]: entry_files(tree, checked.rows[card["id"]]["path"],
+                                        [f["name"] for f in card["fixtures"]]) for card in whole}
+        dialects = {entry_id: view for entry_id, found in held.items() for item in found
+                    if item.path == "dialect.json" and (view := dialect_view(item.data)) is not None}
+        releases = ledger_rows(tree)
+        documents = held_documents(tree)
+    date = next((day for row_tag, day in releases if row_tag == tag), None)
     report = result.report
     assert result.state is not None and result.commit is not None  # a passing check records both
-    release = {"location": result.location, "tag": result.tag, "commit": result.commit,
+    release = {"location": result.location, "address": address, "tag": result.tag, "commit": result.commit,
                "manifestDigest": result.state.manifest_digest, "date": date,
                "check": {"result": "pass", "history": report.history, "replayed": report.replayed,
                          "skipped": len(report.skipped)},
                "reader": report.reader.as_json() if report.reader is not None else None}
-    document = {"indexVersion": INDEX_VERSION, "note": NOTE, "release": release,
-                "entries": [_listed(card) for card in whole]}
-    return Built(result, document, whole)
+    document = {"indexVersion": INDEX_VERSION, "note": note(release), "release": release,
+                "entries": [_listed(card, held[card["id"]]) for card in whole]}
+    return Built(result, document, whole, held, dialects, releases, documents)
 
 
 def encode(document: dict) -> bytes:

@@ -6,8 +6,9 @@ strikethrough, with raw HTML off (`html=False`: a tag is shown as its text) and 
 
 - a link whose address is `http:` or `https:` with a host stays a link, `rel="noopener noreferrer
   nofollow"`, its address as markdown-it normalises it (percent-encoded, the host in punycode);
-- a relative link (into the entry) is shown as its text and the file's name, with no address: the site
-  copies no entry file;
+- a relative link to one of the entry's files the site copies (documents.py: its closed sets) is a link
+  to that copy, beside the page; any other relative link is shown as its text and the file's name, with
+  no address;
 - any other link (`javascript:`, `data:`, `vbscript:`, `file:`, `mailto:`, a fragment, a
   protocol-relative address) is shown as its text alone;
 - an image is never an `<img>`: an `http(s)` image is a link to its address, any other is its
@@ -16,6 +17,10 @@ strikethrough, with raw HTML off (`html=False`: a tag is shown as its text) and 
   allows no inline style).
 
 Every value written into an attribute or as text here goes through `escapeHtml`.
+
+`inline` renders a card's one line of text (a description, a README's first paragraph; issue #27 item 3):
+inline Markdown only — code spans, emphasis, strikethrough — with no block (a `#` stays a character), no
+link (its text alone) and no image (its description in text), raw HTML off as above.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from markdown_it.token import Token
 from ..textsafe import escaped
 
 REL = "noopener noreferrer nofollow"
+FILES = "exchange_files"
+"""The render's env member naming the entry's copied files: {path inside the entry: the copy's address}."""
 WEB, FILE, TEXT = "web", "file", "text"
 _ALIGN = {"text-align:left": "align-left", "text-align:right": "align-right", "text-align:center": "align-center"}
 
@@ -79,11 +86,20 @@ def _mark_links(state: StateCore) -> None:
                 token.meta["exchange"] = opened.pop().meta["exchange"]
 
 
+def _copy(env: Any, value: str) -> str | None:
+    """The address of the site's copy of the entry's file `value` (the render's env: FILES), or None."""
+    files = env.get(FILES) if isinstance(env, dict) else None
+    return files.get(value) if isinstance(files, dict) else None
+
+
 def _link_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     how, value = tokens[idx].meta.get("exchange", (TEXT, ""))
     if how == WEB:
         return f'<a href="{escapeHtml(value)}" rel="{REL}">'
     if how == FILE:
+        copy = _copy(env, value)
+        if copy is not None:
+            return f'<a class="entry-file" href="{escapeHtml(copy)}">'
         return '<span class="entry-file">'
     return ""
 
@@ -93,7 +109,9 @@ def _link_close(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     if how == WEB:
         return "</a>"
     if how == FILE:
-        return (f'</span> <span class="file-name" title="a file of the entry, not copied to this site">'
+        if _copy(env, value) is not None:
+            return f'</a> <span class="file-name">({escapeHtml(value)})</span>'
+        return (f'</span> <span class="file-name" title="not a file of the entry this site copies">'
                 f"({escapeHtml(value)})</span>")
     return ""
 
@@ -130,9 +148,39 @@ def renderer() -> MarkdownIt:
     return md
 
 
+def _nothing(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    return ""
+
+
+def _image_text(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    alt = self.renderInlineAsText(tokens[idx].children or [], options, env)
+    return escapeHtml(f"[image: {alt}]" if alt else "[image]")
+
+
+def inline_renderer() -> MarkdownIt:
+    """The card's renderer: inline rules only, links as their text, images as their description."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable(["strikethrough"])
+    md.validateLink = lambda url: True
+    md.add_render_rule("link_open", _nothing)
+    md.add_render_rule("link_close", _nothing)
+    md.add_render_rule("image", _image_text)
+    md.add_render_rule("html_inline", _raw_html)
+    md.add_render_rule("softbreak", lambda self, tokens, idx, options, env: " ")
+    md.add_render_rule("hardbreak", lambda self, tokens, idx, options, env: " ")
+    return md
+
+
 _RENDERER = renderer()
+_INLINE = inline_renderer()
 
 
-def render(text: str) -> str:
-    """The README's HTML (a fragment), by the rules above."""
-    return _RENDERER.render(text)
+def render(text: str, files: dict[str, str] | None = None) -> str:
+    """The README's HTML (a fragment), by the rules above; `files` maps each of the entry's copied files
+    (its path inside the entry) to the copy's address from the page."""
+    return _RENDERER.render(text, {FILES: dict(files or {})})
+
+
+def inline(text: str) -> str:
+    """A card's line of text as HTML: inline Markdown only (code, emphasis), no link, image or block."""
+    return _INLINE.renderInline(text)

@@ -1,6 +1,8 @@
-"""The static site beside index.json (issue #18 item 2; docs/browse.md, "The site"): one page listing the
-entries with search and filters (kind, direction, source kind, licence), one page per entry with its card,
-its fixtures and its README, index.json and its schema, and two static assets. Every page is a Jinja2
+"""The static site beside index.json (issue #18 item 2, issue #27; docs/browse.md, "The site"): one page
+listing the entries with an introduction, search and filters (kind, direction, source kind, licence), one
+page per entry with its files, what its dialect reads, its card, its fixtures and its README, each entry's
+files copied beside its page (documents.py: `.json` and `.md` only, served as text), index.json and its
+schema, and three static assets. Every page is a Jinja2
 template with autoescape on, so every value is escaped by the template engine; the README is rendered by
 markdown.render (raw HTML off, our link and image rules). Nothing is fetched from elsewhere: the pages name
 only files of the site, and each carries a Content-Security-Policy (a <meta>, since a static site sends no
@@ -24,7 +26,10 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from . import markdown
-from .index import SCHEMA_NAME, Built, encode, page_path, schema_bytes
+from .address import GitHub, forge
+from .card import PARAGRAPH_CHARS
+from .documents import copy_path
+from .index import SCHEMA_NAME, Built, check_command, encode, page_path, schema_bytes
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'")
@@ -41,22 +46,81 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("judgment_exchange.browse", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.tests["withheld_value"] = lambda value: isinstance(value, dict) and set(value) == {"withheld"}
-    env.filters["readme_html"] = lambda text: Markup(markdown.render(text))  # markdown-it escapes every text
+    env.filters["readme_html"] = lambda text, files=None: Markup(markdown.render(text, files))  # markdown-it escapes
+    env.filters["inline_html"] = lambda text: Markup(markdown.inline(text))  # every text it writes
     env.globals["csp"] = CSP
     return env
 
 
 def _words(card: dict) -> str:
-    """The text the list's search matches: the card's shown words, lowercased (withheld values left out)."""
+    """The text the list's search matches: the card's shown words, its pack's id and digests and the
+    digests it was checked against (each also without its `sha256:`, so a digest's first characters find
+    it), lowercased (withheld values left out)."""
     values: list[Any] = [card["id"], card.get("title"), card.get("description"), card.get("author"),
                          card.get("licence"), *card.get("sourceKinds", [])]
+    digests: list[Any] = list(card.get("digests", {}).values())
     pack = card.get("pack")
     if isinstance(pack, dict):
         values.append(pack.get("id"))
+        digests += pack.get("digests") or []
     readme = card.get("readme")
     if isinstance(readme, dict):
         values.append(readme.get("firstParagraph"))
+    for digest in digests:
+        if isinstance(digest, str):
+            values += [digest, digest.removeprefix("sha256:")]
     return " ".join(v for v in values if isinstance(v, str)).lower()
+
+
+def _summary(card: dict) -> Any:
+    """The card's line of text on the list: its description (cut at PARAGRAPH_CHARS), else its README's
+    first paragraph; a withheld value as it is."""
+    description = card.get("description")
+    if isinstance(description, str):
+        text = " ".join(description.split())
+        return text if len(text) <= PARAGRAPH_CHARS else text[:PARAGRAPH_CHARS].rstrip() + "…"
+    if description is not None:
+        return description
+    readme = card.get("readme")
+    if isinstance(readme, dict) and "firstParagraph" in readme:
+        return readme["firstParagraph"]
+    return readme
+
+
+def _pack_id(card: dict) -> str | None:
+    pack = card.get("pack")
+    return pack["id"] if isinstance(pack, dict) and isinstance(pack.get("id"), str) else None
+
+
+def _links(release: dict, built: Built, github: GitHub | None) -> dict:
+    """The index's links: the documents the release holds and the other releases its ledger records, each at
+    the forge when the address is a GitHub repository (documents: none without one)."""
+    commit = release["commit"]
+    documents = [{"path": path, "what": what, "href": github.blob(commit, path)}
+                 for path, what in built.documents] if github else []
+    releases = [{"tag": tag, "date": date, "page": github.release(tag) if github else None,
+                 "index": github.release_index(tag) if github else None}
+                for tag, date in built.releases if tag != release["tag"]]
+    return {"documents": documents, "releases": releases}
+
+
+def _entry_page(card: dict, built: Built, github: GitHub | None, commit: str, path: str) -> dict:
+    """What an entry's page shows beyond its card: its files (with the copy's address from the page and the
+    forge's), what its dialect reads, and the README's links to the files copied."""
+    entry_id = card["id"]
+    files = [item.as_json(entry_id) | {"href": item_href(entry_id, item.path),
+                                       "forge": github.blob(commit, f"{path}/{item.path}") if github else None}
+             for item in built.files.get(entry_id, [])]
+    folder = ({"folder": github.tree(commit, path), "folder_text": f"{path} at {commit[:12]}"}
+              if github else None)
+    return {"files": files, "forge": folder, "dialect": built.dialects.get(entry_id),
+            "dialect_href": item_href(entry_id, "dialect.json"),
+            "readme_files": {item.path: item_href(entry_id, item.path) for item in built.files.get(entry_id, [])}}
+
+
+def item_href(entry_id: str, path: str) -> str:
+    """A copied file's address from its entry's page (entries/ID.html): the copy is entries/ID/PATH."""
+    return copy_path(entry_id, path).removeprefix("entries/")
 
 
 def _choices(cards: list[dict], name: str) -> list[str]:
@@ -75,21 +139,28 @@ def render(built: Built) -> dict[str, bytes]:
     document, env = built.document, _environment()
     release = document["release"]
     listed = document["entries"]
-    rows = [{"card": card, "page": page_path(card["id"]), "words": _words(card),
+    rows = [{"card": card, "page": page_path(card["id"]), "words": _words(card), "summary": _summary(card),
+             "pack": _pack_id(card),
              "kind": card["kind"] if isinstance(card["kind"], str) else "",
              "direction": card["direction"] if isinstance(card["direction"], str) else "",
              "licence": card["licence"] if isinstance(card["licence"], str) else ""} for card in listed]
     filters = {"kind": _choices(listed, "kind"), "direction": _choices(listed, "direction"),
                "sourceKinds": _choices(listed, "sourceKinds"), "licence": _choices(listed, "licence")}
+    github = forge(release.get("address"))
+    common = {"release": release, "note": document["note"], "command": check_command(release)}
     out: dict[str, bytes] = {
         "index.html": env.get_template("index.html").render(
-            root="", release=release, note=document["note"], rows=rows, filters=filters).encode("utf-8"),
+            root="", rows=rows, filters=filters, links=_links(release, built, github), **common).encode("utf-8"),
         "index.json": encode(document),
         SCHEMA_NAME: schema_bytes(),
     }
     for card in built.whole:
+        path = "entries/" + card["id"].replace(".", "/", 1)  # §3: the row's path is the id split at its first dot
         out[page_path(card["id"])] = env.get_template("entry.html").render(
-            root="../", release=release, note=document["note"], card=card).encode("utf-8")
+            root="../", card=card, **_entry_page(card, built, github, release["commit"], path),
+            **common).encode("utf-8")
+        for item in built.files.get(card["id"], []):
+            out[copy_path(card["id"], item.path)] = item.data
     static = files("judgment_exchange.browse") / "static"
     for name in ASSETS:
         out[f"assets/{name}"] = (static / name).read_bytes()

@@ -231,7 +231,9 @@ RECORDS: dict[str, Code] = {
     "replay-digest-mismatch": Code(
         "RFC 0019 §4: a reading whose digest is not preparationDigest",
         "Replaying the fixture produced a preparation whose digest is not preparationDigest.",
-        "Re-record the fixture against the current dialect document.",
+        "Re-record the fixture from a Runner run under the entry's dialect.json; a recording is never edited: if you "
+        "changed one of its files, restore it from git (exchange check names the edited files and the commit where "
+        "the repository's history holds the recording).",
         FIXTURE_REPLACE,
     ),
     "replay-failed": Code(

@@ -13,7 +13,7 @@ from typing import Any
 from .. import dialect as dialect_form
 from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..jsonstrict import integer
-from ..quoting import described, digest as quoted_digest, path_text, quoted
+from ..quoting import described, digest as quoted_digest, path_text, quoted, withheld_position
 from ..refusal import Refusal
 from ..tree import DIR, FILE, Tree, TreeError, kind_text
 from . import documents as docs
@@ -54,6 +54,10 @@ class EntryCheck:
     fixtures: list[FixtureCheck] = field(default_factory=list)
     unbound: list[str] = field(default_factory=list)
     output_document: Any = None
+    unreplayed: str | None = None
+    """The code of the refusal that stops every replay of the entry's fixtures (the dialect document missing,
+    unreadable or refused, or the reference chain: `dialect-digest-mismatch` after an edit without exchange fix);
+    None when the document and its pin pass (catalog/replay.py `unreplayed_notes`; issue #26 item 2)."""
 
     @property
     def kind(self) -> str | None:
@@ -130,7 +134,8 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     for name, node in listing.items():
         full = f"{path}/{name}"
         if name not in wanted:
-            check.refuse("entry-file-unexpected", full, _unexpected_hint(name, check.entry))
+            check.refuse("entry-file-unexpected", full, _unexpected_hint(name, check.entry)
+                         + withheld_position(name, listing))
         elif name == "fixtures":
             if node.kind != DIR:
                 check.refuse("entry-file-not-regular", full, "fixtures must be a directory")
@@ -196,12 +201,27 @@ def _is_file(listing: dict, name: str) -> bool:
     return name in listing and listing[name].kind == FILE
 
 
+RUNNER_EXPORT_FILES = frozenset({"run.json", "release-digest.txt", "audit-record.jsonl"})
+"""The files a Runner run export comes as (docs/recording.md): copied into an entry, each is a stray file."""
+
+_FROM_EXPORT = ("a Runner run export is not an entry's file: keep the export outside the entry, make the fixture from "
+                "it with exchange fixture add ENTRY_DIR RUN_EXPORT (docs/recording.md), and remove this file")
+
+
 def _unexpected_hint(name: str, entry: dict | None) -> str:
     if name in ("dialect.json", "output.json"):
         return f"{name} is not a document this entry's direction gives; remove it or change direction"
     if name == "fixtures":
         return "a fixtures directory belongs only to an entry of kind dialect with fixtures"
+    if name in RUNNER_EXPORT_FILES:
+        return _FROM_EXPORT
     return "not a file of an entry (entry.json, README.md, dialect.json, output.json, fixtures/); remove it"
+
+
+def _fixture_unexpected_hint(name: str) -> str:
+    if name in RUNNER_EXPORT_FILES:
+        return _FROM_EXPORT
+    return "a fixture holds only case.json, sources.json, profiles.json, preparation.json and binding.json; remove it"
 
 
 def _missing_hint(name: str, entry: dict | None) -> str:
@@ -280,18 +300,23 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     if raw is not None and "dialect" in check.entry:
         if raw.refusal:
             check.refusals.append(raw.refusal.with_entry(check.id))
+            check.unreplayed = raw.refusal.code
         else:
             check.document_data = raw.data
             form = dialect_form.check_form(raw.data)
             check.document = form.document
+    elif "dialect" in check.entry:
+        check.unreplayed = "entry-file-missing"
     readable = form is not None and form.document is not None
     chain = reference_refusal(check.entry, check.document, readable, form.digest if form is not None else None)
     if chain:
         check.refuse(chain.code, entry_path_, chain.detail, pointer=chain.pointer)
+        check.unreplayed = check.unreplayed or chain.code
     if form is None:
         return
     if form.refusal:
         check.refuse(form.refusal, path, form.detail)
+        check.unreplayed = form.refusal
         return
     check.checked = form.checked
     check.form_valid = chain is None
@@ -322,7 +347,8 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
                      pointer="/sourceKinds")
 
 
-def _fixture_names(check: EntryCheck) -> list[tuple[str, str | None]]:
+def declared_fixtures(check: EntryCheck) -> list[tuple[str, str | None]]:
+    """Each fixture entry.json lists by a string name, with its preparationDigest (None when not a string)."""
     fixtures = check.entry.get("fixtures")
     if not isinstance(fixtures, list):
         return []
@@ -335,7 +361,7 @@ def _fixture_names(check: EntryCheck) -> list[tuple[str, str | None]]:
 
 
 def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
-    named = _fixture_names(check)
+    named = declared_fixtures(check)
     if "fixtures" not in listing or listing["fixtures"].kind != DIR:
         return
     base = f"{check.path}/fixtures"
@@ -347,7 +373,8 @@ def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
     names = [n for n, _ in named]
     for name, node in present.items():
         if name not in names:
-            check.refuse("fixture-unexpected", f"{base}/{name}", "entry.json lists no fixture of this name; remove it")
+            check.refuse("fixture-unexpected", f"{base}/{name}", "entry.json lists no fixture of this name; remove it"
+                         + withheld_position(name, present))
         elif node.kind != DIR:
             check.refuse("entry-file-not-regular", f"{base}/{name}", "a fixture is a directory")
     for name, prep_digest in named:
@@ -375,8 +402,8 @@ def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_dig
     for node in nodes:
         full = f"{path}/{node.name}"
         if node.name not in allowed:
-            check.refuse("fixture-file-unexpected", full, "a fixture holds only case.json, sources.json, "
-                                                          "profiles.json, preparation.json and binding.json")
+            check.refuse("fixture-file-unexpected", full, _fixture_unexpected_hint(node.name)
+                         + withheld_position(node.name, files))
         elif node.kind != FILE:
             check.refuse("entry-file-not-regular", full, f"{kind_text(node.kind)} where a regular file belongs")
     for required in FIXTURE_REQUIRED:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..quoting import clear_report
+from ..quoting import clear_report, withheld_position
 from ..refusal import Refusal, Report
 from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
 from ..scan import scan_entry, scan_manifest
@@ -24,7 +24,7 @@ from .identity import history_check, identity_check
 from .manifest import check_rows, read_manifest
 from .pinned import held, pinned_entry
 from .pool import check_entries, workers_for
-from .replay import reader_for, replay_entry, rerecord_changed
+from .replay import name_edited, reader_for, replay_entry, rerecord_changed, unreplayed_notes
 from ..repository.skips import acknowledge
 
 if TYPE_CHECKING:
@@ -77,17 +77,21 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
     if root.kind != DIR:
         return [], [Refusal("catalog-stray-file", ENTRIES, "entries must be a directory")]
     paths = []
-    for publisher in tree.list(ENTRIES):
+    publishers = tree.list(ENTRIES)
+    for publisher in publishers:
         ppath = f"{ENTRIES}/{publisher.name}"
         if publisher.kind == FILE and publisher.name == ENTRIES_NOTE:
             continue
         if publisher.kind != DIR:
-            stray.append(Refusal("catalog-stray-file", ppath, "entries/ holds only publisher directories"))
+            stray.append(Refusal("catalog-stray-file", ppath, "entries/ holds only publisher directories; remove it"
+                                 + withheld_position(publisher.name, [p.name for p in publishers])))
             continue
-        for name in tree.list(ppath):
+        names = tree.list(ppath)
+        for name in names:
             npath = f"{ppath}/{name.name}"
             if name.kind != DIR:
-                stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories"))
+                stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories; "
+                                     "remove it" + withheld_position(name.name, [n.name for n in names])))
             else:
                 paths.append(npath)
     paths.sort(key=lambda p: entry_id(p).encode("utf-8", "surrogateescape"))
@@ -196,6 +200,19 @@ def _check_entry(tree: Tree, path: str, selected: bool, options: GateOptions, re
     return check
 
 
+def _name_edited(tree: Tree, report: Report, checks: list[EntryCheck], options: GateOptions,
+                 compared: Comparison | None) -> None:
+    """An edited recording named as one (replay.name_edited): the recording read from the base the pull request is
+    compared with, else from the checked history (the `--commit` checked, or HEAD of a working tree's
+    repository); docs/recording.md, "An edited recording"."""
+    from ..repository.recorded import History
+
+    change = compared.change if compared is not None else None
+    with History(options.repository or getattr(tree, "repository", None), getattr(tree, "commit", None),
+                 change.point if change is not None else None) as history:
+        name_edited(tree, report, checks, history)
+
+
 def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     """Every check of RFC 0019 §4 on the catalog `tree`; raises CatalogUnreadable on I/O failure."""
     options = options or GateOptions()
@@ -293,6 +310,10 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
         report.warnings = [w for w in report.warnings if w.entry in wanted]
     rerecord_changed(report, compared.change if compared is not None else None)  # an edited recording (docs/fix.md)
+    if options.replay:  # a fixture's edited files named, a fixture not replayed said so (issue #26 item 2)
+        given = [c for c in checks if c.id not in pinned and (not options.entries or c.id in options.entries)]
+        _name_edited(tree, report, given, options, compared)
+        unreplayed_notes(given, report)
     # nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id,
     # fixture or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3,
     # issue #16 item 4; docs/reports.md)

@@ -17,6 +17,11 @@ A preparation-differs names the first member of preparation.json that differs fr
 verifier recomputes, by JSON pointer, type and length (`differs_where`; issue #17 item 4); and with
 --base, a preparation-digest-mismatch whose preparation.json the pull request changed is to be re-recorded,
 not re-pinned (`rerecord_changed`; docs/fix.md).
+
+A fixture whose replay failed while its preparation.json is the recorded one and another of its files is not
+(repository/recorded.py) is an edited recording: its refusals name the edited files, where the recording is,
+and the command that restores it (`name_edited`; issue #26 item 2). A fixture that was not replayed at all is
+said so in a note, with why (`unreplayed_notes`).
 """
 
 from __future__ import annotations
@@ -28,13 +33,16 @@ from typing import TYPE_CHECKING
 
 from .. import dialect as dialect_form
 from ..coderecord import FIXTURE_REPLACE
+from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, quoted, split_path
 from ..refusal import Refusal, Replay, Report, Skip
 from ..tree import Tree, TreeError
 from . import documents as docs
-from .directory import EntryCheck, FixtureCheck
+from . import grammar
+from .directory import EntryCheck, FixtureCheck, declared_fixtures
 
 if TYPE_CHECKING:
     from ..repository.pullrequest import Change
+    from ..repository.recorded import History, Recording
 
 SKIPPED = ("kind-unread", "version-unread")
 PREPARATION_DIFFERS = "preparation-differs"
@@ -196,3 +204,114 @@ def rerecord_changed(report: Report, change: Change | None) -> None:
         replace(r, fix=RERECORD_CHANGED, detail=f"{r.detail}; preparation.json changed against the base")
         if r.code == "preparation-digest-mismatch" and r.path in changed else r
         for r in report.refusals]
+
+
+# --- an edited recording, and a fixture not replayed (issue #26 item 2) --------------------------------------
+
+NOT_THE_REPLAY = frozenset({"preparation-digest-mismatch", "file-unreadable"})
+"""Refusals on a fixture's path that its replay never gives (the directory check's, the replay's read failure)."""
+
+
+def _together(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def edited_refusal(refusal: Refusal, check: EntryCheck, fixture: FixtureCheck, found: Recording) -> Refusal:
+    """`refusal` (a failed replay of `fixture`) as an edited recording: its path the first edited file, its
+    detail naming the edited files and where the recording is, its fix the command that restores it (printed
+    whole only when the fixture's path is within its grammar; else what to inspect)."""
+    at = f"{found.where} ({found.commit[:12]})"
+    said = []
+    for names, one, many in ((found.changed, "differs from", "differ from"),
+                             (found.removed, "is missing, which", "are missing, which"),
+                             (found.added, "is not in", "are not in")):
+        if names:
+            said.append(f"{_together(list(names))} {one if len(names) == 1 else many} {at}"
+                        + (" holds" if names is found.removed else ""))
+    detail = (f"an edited recording: {' and '.join(said)}, while its preparation.json is the recorded one, so the "
+              f"fixture no longer replays: {refusal.detail}")
+    if split_path(fixture.path)[1] is None:
+        steps = []
+        if found.restored:
+            steps.append(f"`git checkout {found.commit} -- "
+                         + " ".join(f"{fixture.path}/{n}" for n in found.restored) + "`")
+        if found.added:
+            steps.append("`rm " + " ".join(f"{fixture.path}/{n}" for n in found.added) + "`")
+        where = " (from the catalog's directory)" if found.prefix else ""
+        fix = (f"A recording is never edited: restore it with {' and '.join(steps)}{where}, or re-record the fixture "
+               f"from a Runner run (`exchange fixture add {check.path} RUN_EXPORT --name {fixture.name} --replace`).")
+    else:
+        fix = (f"A recording is never edited: restore the fixture's files the detail names from {found.where} "
+               f"(git checkout {found.commit} -- FILE), or re-record the fixture from a Runner run "
+               f"(`{FIXTURE_REPLACE}`).")
+    first = (*found.changed, *found.removed, *found.added)[0]
+    return replace(refusal, path=f"{fixture.path}/{first}", detail=detail, fix=fix, pointer=None, line=None)
+
+
+def _files_now(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes | None]:
+    out: dict[str, bytes | None] = {}
+    for name in FIXTURE_FILES:
+        if name in fixture.files:
+            out[name] = tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND)
+    return out
+
+
+def name_edited(tree: Tree, report: Report, checks: list[EntryCheck], history: History) -> None:
+    """Each refusal of a failed replay whose fixture is an edited recording (repository/recorded.py) named as one
+    (`edited_refusal`; issue #26 item 2). A re-recording changes preparation.json and is never named so; no
+    answer from the history (no repository, a fixture never committed) leaves the refusal as it was."""
+    refused = {(r.entry, r.fixture) for r in report.replays if r.result == "refused"}
+    if not refused:
+        return
+    from ..scan.codes import CODES as SCAN
+
+    for check in checks:
+        for fixture in check.fixtures:
+            if (check.id, fixture.name) not in refused:
+                continue
+            where = {fixture.path, f"{fixture.path}/preparation.json"}
+            mine = [i for i, r in enumerate(report.refusals)
+                    if r.entry == check.id and r.path in where and r.code not in SCAN and r.code not in NOT_THE_REPLAY]
+            if not mine:
+                continue
+            try:
+                files = _files_now(tree, fixture)
+            except (TreeError, OSError):
+                continue
+            found = history.recording(fixture.path, files)
+            if found is None:
+                continue
+            for i in mine:
+                report.refusals[i] = edited_refusal(report.refusals[i], check, fixture, found)
+
+
+def _entry_text(entry: str) -> str:
+    return shown_id(entry) or described(entry, "an entry id")
+
+
+def unreplayed_notes(checks: list[EntryCheck], report: Report) -> None:
+    """A note for each entry `checks` holds (the ones the gate gave every check) with a fixture that was never
+    sent to a reader, saying why (issue #26 item 2): `replayed: 0` alone does not say that a fixture was not
+    replayed, or that `exchange fix` is the next step after a dialect edit."""
+    sent = {(r.entry, r.fixture) for r in report.replays}
+    for check in checks:
+        if check.kind != "dialect" or check.direction == "output" or check.entry is None:
+            continue
+        names = [name for name, _ in declared_fixtures(check) if (check.id, name) not in sent]
+        if not names:
+            continue
+        entry, count = _entry_text(check.id), f"{len(names)} fixture(s) not replayed"
+        if check.unreplayed == "dialect-digest-mismatch":
+            report.notes.append(
+                f"{entry}: {count}: entry.json's dialect.digest is not dialect.json's digest (dialect-digest-mismatch, "
+                "above), and a fixture replays only under the document its entry pins; after a dialect change run "
+                "`exchange fix`: it pins the changed document once every fixture replays under it, and otherwise "
+                "names each fixture to re-record (docs/fix.md)")
+        elif check.unreplayed is not None or not check.form_valid:
+            why = f"{check.unreplayed}, above," if check.unreplayed else "a refusal of entry.json or dialect.json above"
+            report.notes.append(f"{entry}: {count}: {why} stops the replay of every fixture of the entry; correct it "
+                                "and check again")
+        else:
+            listed = ", ".join(quoted(n, grammar.FIXTURE_NAME, "a name") for n in names)
+            report.notes.append(f"{entry}: {count} ({listed}): a fixture is replayed only once its own files pass "
+                                "their checks (refused above)")

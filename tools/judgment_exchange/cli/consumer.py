@@ -149,6 +149,10 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
         return IO
     if args.format == "json":
         emit_json(diff)
+    elif args.format == "markdown":
+        from ..review.upgrade import render_upgrade
+
+        sys.stdout.write(render_upgrade(diff))
     else:
         for line in diff_lines(diff, safe):
             print(line)
@@ -157,10 +161,14 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
-    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)")
-    rc.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
-    rc.add_argument("tag")
-    rc.add_argument("--entry", action="append", metavar="ID")
+    rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
+                        usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
+                        "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...]]] "
+                        "[--format text|json]")
+    rc.add_argument("location", metavar="LOCATION",
+                    help="a local directory holding the catalog's repository, or a git URL")
+    rc.add_argument("tag", metavar="TAG", help="the release tag to check, vMAJOR.MINOR.PATCH")
+    rc.add_argument("--entry", action="append", metavar="ID", help="import only this entry (repeatable)")
     hist = rc.add_mutually_exclusive_group()
     hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
     hist.add_argument("--no-history", action="store_true", help="read no earlier release of the tag's own "
@@ -177,14 +185,14 @@ def register(sub) -> None:
 
     ud = sub.add_parser("upgrade-diff", help="what changed between two releases, for review (§7)",
                         usage="exchange upgrade-diff LOCATION FROM_TAG TO_TAG | LOCATION --lock FILE TO_TAG "
-                              "[--history N | --no-history] [--format text|json]")
+                              "[--history N | --no-history] [--format text|json|markdown]")
     ud.add_argument("location")
     ud.add_argument("tags", nargs="+", metavar="TAG", help="FROM_TAG TO_TAG, or TO_TAG alone with --lock")
     ud.add_argument("--lock", metavar="FILE", help="the consumer's lock: FROM is the locked release")
     ud_hist = ud.add_mutually_exclusive_group()
     ud_hist.add_argument("--history", type=int, default=128, metavar="N", help="the target's check: maxHistoryReleases")
     ud_hist.add_argument("--no-history", action="store_true", help="the target's check reads no history")
-    ud.add_argument("--format", choices=("text", "json"), default="text")
+    ud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     ud.set_defaults(run=cmd_upgrade_diff)
 
     show = sub.add_parser("show", help="what a release holds: its tags, or each entry's card once checked (§§2, 7)",
@@ -202,11 +210,15 @@ def register(sub) -> None:
     show.set_defaults(run=cmd_show)
 
     index = sub.add_parser("index", help="a static index of one checked release: index.json and its pages (§7)",
-                           usage="exchange index LOCATION TAG --out DIR [--history N | --no-history] [--lock FILE]")
+                           usage="exchange index LOCATION TAG --out DIR [--address URL] [--history N | --no-history] "
+                                 "[--lock FILE]")
     index.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
     index.add_argument("tag", help="the release to check and index")
     index.add_argument("--out", required=True, metavar="DIR", help="a new or empty directory, or a previous index's "
                        "directory (replaced whole): index.json, index.schema.json, index.html, entries/, assets/")
+    index.add_argument("--address", metavar="URL", help="the catalog's public https address, shown wherever the "
+                       "site names the catalog (the release-check command it gives); a GitHub repository's also "
+                       "links each file at the release commit")
     index_hist = index.add_mutually_exclusive_group()
     index_hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
     index_hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
@@ -305,7 +317,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..browse import site
+    from ..browse.address import AddressRefused, checked_address
     from ..browse.card import CardUnreadable
+    from ..browse.documents import DocumentUnreadable
     from ..browse.index import build
     from ..catalog.grammar import release_key
     from ..consumer import LocationError
@@ -316,6 +330,11 @@ def cmd_index(args: argparse.Namespace) -> int:
         return USAGE
     if release_key(args.tag) is None:
         print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
+        return USAGE
+    try:
+        address = checked_address(args.address) if args.address is not None else None
+    except AddressRefused as exc:  # the address itself is never repeated: it may hold what it should not
+        print(f"{command}: --address: {exc}", file=sys.stderr)
         return USAGE
     out = Path(args.out)
     try:
@@ -330,8 +349,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     if status is not None:
         return status
     try:
-        built = build(args.location, args.tag, history=history, lock=lock)
-    except (LocationError, CardUnreadable) as exc:
+        built = build(args.location, args.tag, history=history, lock=lock, address=address)
+    except (LocationError, CardUnreadable, DocumentUnreadable) as exc:
         print(f"{command}: {safe(exc)}", file=sys.stderr)
         return IO
     result = built.check
@@ -349,7 +368,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
         return IO
-    pages = sum(1 for name in files if name.startswith("entries/"))
-    print(f"index of release {safe(result.tag)} of {safe(result.location)} at commit {result.commit} (checked: pass) "
-          f"written to {safe(args.out)}: index.json, index.html and {pages} entry page(s)")
+    pages = sum(1 for name in files if name.startswith("entries/") and name.endswith(".html"))
+    copies = sum(len(found) for found in built.files.values())
+    print(f"index of release {safe(result.tag)} of {safe(address or result.location)} at commit {result.commit} "
+          f"(checked: pass) written to {safe(args.out)}: index.json, index.html, {pages} entry page(s) and "
+          f"{copies} entry file(s)")
     return PASS

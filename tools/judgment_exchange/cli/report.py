@@ -1,5 +1,6 @@
-"""The gate's report for people and for a workflow (docs/reports.md): `exchange check`'s text, and
-`--format github` (annotations named from the checked catalog's place in its repository, the step summary).
+"""The gate's report for people and for a workflow (docs/reports.md): `exchange check`'s text,
+`--format github` (annotations named from the checked catalog's place in its repository, the step summary)
+and `--format markdown` (the review, review/check.py).
 """
 
 from __future__ import annotations
@@ -78,3 +79,22 @@ def emit_github(report: Report, catalog: str, tree=None) -> int:
         return IO
     return PASS if report.passed else REFUSED
 
+
+
+def emit_markdown(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+    """`--format markdown`: the review on stdout (review/check.py), each code linked to docs/codes.md at the
+    checked commit in a workflow (annotations.doc_base); with `base`, each touched entry new or changed
+    against the base commit's manifest."""
+    from ..annotations import doc_base
+    from ..review.check import render, review_of
+    from ..tree import GitTree, TreeError
+
+    base_tree = None
+    if base is not None:
+        try:
+            base_tree = GitTree(catalog, base)
+        except TreeError:
+            base_tree = None  # the review then says the base's manifest cannot be read
+    sys.stdout.write(render(review_of(report, tree, label, base=base, base_tree=base_tree,
+                                      doc_base=doc_base(dict(os.environ)))))
+    return PASS if report.passed else REFUSED

@@ -11,6 +11,8 @@ the release to the locked release as a previous manifest, whatever its ancestry 
 
 from __future__ import annotations
 
+from ..gitfail import command_reason
+
 import hashlib
 import os
 import re
@@ -124,10 +126,20 @@ def open_location(location: str, workdir: str):
     if os.path.exists(location):
         raise LocationError(f"{location}: not a directory (give the directory holding the catalog's repository, "
                             "or its git URL)")
-    try:
-        return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True)
+    try:  # never a prompt for credentials: a location that asks for them is one git cannot read here
+        return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True,
+                                   env={"GIT_TERMINAL_PROMPT": "0"})
     except Exception as exc:  # GitPython raises GitCommandError and others for a location it cannot clone
-        raise LocationError(f"{location}: no such directory, and git cannot clone it as a repository") from exc
+        raise LocationError(f"{shown_location(location)}: no such directory, and git cannot clone it as a "
+                            f"repository ({command_reason(exc)})") from exc
+
+
+def shown_location(location: str) -> str:
+    """A location to print: a URL's user name and password removed (a consumer may give a token in the URL;
+    it never reaches a report or a CI log)."""
+    import re
+
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]*@", r"\1", location)
 
 
 TAG_INVALID = "release-tag-invalid"
@@ -287,7 +299,7 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
 def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
                expect_commit: str | None, lock: Lock | None, approved: frozenset[str]) -> ReleaseCheck:
     """release_check on a repository already open."""
-    result = ReleaseCheck(location, tag)
+    result = ReleaseCheck(shown_location(location), tag)  # printed: a URL's credentials removed
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
     commit, refusal = resolve_tag(repo, tag)
     result.commit = commit

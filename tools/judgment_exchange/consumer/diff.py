@@ -399,6 +399,15 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
     return {"result": "changes", "changes": changes}
 
 
+def tree_changes(old: GitTree, new: GitTree, labels: tuple[str, str]) -> dict:
+    """The reviewed difference of two commits' entries, as upgrade-diff makes it between releases, every id,
+    path and name cleared (render.clear_diff): a pull request's review shows its changed entry's lines
+    (issue #27 item 4; review/check.py). `labels` name the two sides."""
+    from .render import clear_diff
+
+    return clear_diff(_changes(old, new, None, labels))
+
+
 def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None = None,
                  history: int | None = MAX_HISTORY) -> dict:
     """What changed between two releases, for review before an upgrade (§7). With `lock`, FROM is the

@@ -99,11 +99,13 @@ def value(item: Any, safe: Safe) -> str:
     return safe(item)
 
 
-def summary(side: dict, safe: Safe) -> str:
-    """One side of an upgrade review on one line: kind, direction, title, pins and canonical digests."""
+def summary(side: dict, safe: Safe, listed: frozenset[str] | set[str] = frozenset()) -> str:
+    """One side of an upgrade review on one line: kind, direction, title, pins and canonical digests; a member
+    in `listed` (shown old -> new below) is left out, so a changed title or description is said once (issue #26
+    item 6: each was printed three times)."""
     order = ("kind", "direction", "title", "entryDigest", "dialectDigest", "dialectCanonicalDigest", "outputDigest",
              "outputCanonicalDigest", "artifact", "compatibility", "description")
-    return "; ".join(f"{name} {value(side[name], safe)}" for name in order if name in side)
+    return "; ".join(f"{name} {value(side[name], safe)}" for name in order if name in side and name not in listed)
 
 
 def diff_lines(diff: dict, safe: Safe) -> list[str]:
@@ -131,40 +133,50 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
     lines.append("file digests: sha256 over each blob's bytes")
     for change in diff.get("changes", []):
         lines.append(f"{change['change']} {safe(change['id'])}")
-        for side in ("from", "to"):
-            if side in change:
-                lines.append(f"  {side}: {summary(change[side], safe)}")
-        members = change.get("members", [])
-        listed = {item["member"] for item in members}
-        for name, pair in change.get("fields", {}).items():
-            if name not in listed:  # a pin of the row or a canonical digest; entry.json's members follow
-                lines.append(f"  {name}: {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
-        if members:
-            lines.append("  entry.json members changed (old -> new):")
-            for item in members:
-                lines.append(f"    {safe(item['member'])}: {shape(item['from'], safe)} -> {shape(item['to'], safe)}")
-        files = change.get("files", {})
-        for verb in ("added", "removed"):
-            for item in files.get(verb, []):
-                lines.append(f"  file {verb} {safe(item['path'])} {_blob(item, safe)}")
-        for item in files.get("changed", []):
-            lines.append(f"  file changed {safe(item['path'])} {_blob(item['from'], safe)} -> "
-                         f"{_blob(item['to'], safe)}")
-        lines += _readme_lines(change.get("readme"), safe)
-        for name, document in change.get("documents", {}).items():
-            lines += _document_lines(name, document, safe)
-        lines += _fixture_lines(change.get("fixtures"), safe)
-        if "upgradeNote" in change:
-            lines.append(f"  upgrade note (keyed by {change['importedEntryDigest']}): "
-                         f"{value(change['upgradeNote'], safe)}")
-        if "upgrade-note-missing" in change.get("flags", []):
-            lines.append(f"  flagged: no upgrade note keyed by the imported {change['importedEntryDigest']}; "
-                         "the absence approves nothing (RFC 0019 §7)")
-        if "note" in change:
-            lines.append(f"  {change['note']}")
+        lines += change_lines(change, safe)
     if not diff.get("changes"):
         lines.append("no entry changed")
     lines.append(f"result: {len(diff.get('changes', []))} change(s) to review")
+    return lines
+
+
+def change_lines(change: dict, safe: Safe) -> list[str]:
+    """One entry's change in upgrade-diff's text, below its `changed ID` line: its pins (a member shown old ->
+    new is not repeated in them), the entry.json members changed, its files, the README's unified diff, the
+    documents' changed pointers, the fixtures and the upgrade note (issue #27: the review of a pull request
+    shows the same lines for its changed entry)."""
+    lines: list[str] = []
+    members = change.get("members", [])
+    listed = {item["member"] for item in members}
+    for side in ("from", "to"):
+        if side in change:
+            lines.append(f"  {side}: {summary(change[side], safe, listed)}")
+    for name, pair in change.get("fields", {}).items():
+        if name not in listed:  # a pin of the row or a canonical digest; entry.json's members follow
+            lines.append(f"  {name}: {value(pair['from'], safe)} -> {value(pair['to'], safe)}")
+    if members:
+        lines.append("  entry.json members changed (old -> new):")
+        for item in members:
+            lines.append(f"    {safe(item['member'])}: {shape(item['from'], safe)} -> {shape(item['to'], safe)}")
+    files = change.get("files", {})
+    for verb in ("added", "removed"):
+        for item in files.get(verb, []):
+            lines.append(f"  file {verb} {safe(item['path'])} {_blob(item, safe)}")
+    for item in files.get("changed", []):
+        lines.append(f"  file changed {safe(item['path'])} {_blob(item['from'], safe)} -> "
+                     f"{_blob(item['to'], safe)}")
+    lines += _readme_lines(change.get("readme"), safe)
+    for name, document in change.get("documents", {}).items():
+        lines += _document_lines(name, document, safe)
+    lines += _fixture_lines(change.get("fixtures"), safe)
+    if "upgradeNote" in change:
+        lines.append(f"  upgrade note (keyed by {change['importedEntryDigest']}): "
+                     f"{value(change['upgradeNote'], safe)}")
+    if "upgrade-note-missing" in change.get("flags", []):
+        lines.append(f"  flagged: no upgrade note keyed by the imported {change['importedEntryDigest']}; "
+                     "the absence approves nothing (RFC 0019 §7)")
+    if "note" in change:
+        lines.append(f"  {change['note']}")
     return lines
 
 

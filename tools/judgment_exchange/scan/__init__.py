@@ -280,5 +280,7 @@ _INERT_MAX = 4096  # a longer text is scanned whatever it holds: the short cut i
 
 
 def _refusal(code: str, path: str, what: str, entry_id: str | None, line: int | None = None) -> Refusal:
-    shape = SHAPES[code]
-    return Refusal(code, path, f"{what}; fix: {shape.hint}", entry_id, line=line)
+    """A scan refusal: what was found where, never the value. Its fix is the code's (scan/shapes.py's hint, through
+    the registry: `Refusal.how_to_fix`), printed once under the refusal, never repeated in the detail (issue #26
+    item 5)."""
+    return Refusal(code, path, what, entry_id, line=line)

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-_RERECORD = "remove it; in a fixture, re-record from records that hold none (never edit a recording)"
-_PLACE = "name the credential (a profile, a connection, a header name), never its value; " + _RERECORD
+_RERECORD = "in a fixture, re-record from records that hold none (never edit a recording)"
+_PLACE = "name the credential (a profile, a connection, a header name), never its value; remove it; " + _RERECORD
+_COMMIT = ("a digest is written sha256:<hex>, and a commit as a link to it (https://github.com/OWNER/REPO/commit/<hex>), "
+           "as a reader locator gives it (OWNER/NAME/PATH@<hex>) or as its first 12 characters unquoted "
+           "(git rev-parse --short=12 COMMIT); docs/scanning.md")
+"""The forms of a digest and a commit the hex detectors pass (scan/plugins.py `UNQUOTED_HEX`: a run after a colon,
+an @ or a /commit/, /blob/ or /tree/ path, and a run shorter than 20 standing alone; a quoted run of hex is
+detect-secrets' to judge at any length, so a short commit is written unquoted; issue #26 item 5)."""
 
 
 @dataclass(frozen=True)
@@ -35,14 +41,14 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("secret-slack-webhook", "Slack webhook URL", "regenerate the webhook; " + _PLACE),
     ("secret-stripe-key", "Stripe secret key", "roll the key; " + _PLACE),
     ("secret-jwt", "JSON Web Token", "treat the token as exposed; " + _PLACE),
-    ("secret-private-key", "private key block", "treat the key as exposed and replace it; " + _RERECORD),
+    ("secret-private-key", "private key block", "treat the key as exposed and replace it; remove it; " + _RERECORD),
     ("secret-password-in-url", "password in a URL", "change the password; write the URL without user information"),
     ("secret-connection-string", "password or key in a connection string",
      "change the password; name the connection, never its string"),
     ("secret-authorization-header", "credential in an Authorization or API-key header",
      "revoke the credential; a dialect names a header, never its value"),
     ("secret-signed-url", "signed URL signature (SAS or presigned query parameter)",
-     "revoke the signature; remove the query string, " + _RERECORD),
+     "revoke the signature; remove the query string; " + _RERECORD),
     ("secret-url-token", "token in a URL query parameter", "revoke the token; remove the query parameter"),
     ("secret-artifactory", "Artifactory credential", "revoke the credential; " + _PLACE),
     ("secret-cloudant", "Cloudant credential", "revoke the credential; " + _PLACE),
@@ -61,7 +67,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("secret-keyword", "value of a secret-named member (password, secret, api key …)",
      "remove the value; " + _RERECORD),
     ("secret-high-entropy-hex", "high-entropy hexadecimal string",
-     "if it is a key or token, remove it; a digest is written sha256:<hex>; " + _RERECORD),
+     "if it is a key or token, remove it (in a fixture, re-record from records that hold none: never edit a "
+     "recording); " + _COMMIT),
     ("secret-high-entropy-base64", "high-entropy base64 string",
      "if it is a key or token, remove it; " + _RERECORD),
     ("local-path", "local path",

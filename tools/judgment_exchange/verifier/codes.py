@@ -23,7 +23,9 @@ BINDING_FOREIGN_KIND = "binding-foreign-kind"
 BINDING_MISMATCH = "binding-mismatch"
 UNBOUND = "unbound"
 
-_RERECORD = "Re-record the fixture from a Runner run against the current dialect document."
+_RERECORD = ("Re-record the fixture from a Runner run under the entry's dialect.json; a recording is never edited: if "
+             "you changed one of its files, restore it from git (exchange check names the edited files and the "
+             "commit where the repository's history holds the recording).")
 
 RECORDS: dict[str, Code] = {
     INPUT_OVER_BOUND: Code(

@@ -1,7 +1,16 @@
 // The entry list's search and filters (exchange index; docs/browse.md). A static file of the site, run
 // under its Content-Security-Policy (script-src 'self'): it reads the list's own data attributes, fetches
-// nothing and writes only text (textContent) and the rows' hidden flag.
+// nothing and writes only text (textContent), the rows' hidden flag and whether a <details> is open (on a
+// wide screen the release's facts and the filters start open; on a phone they stay folded, so the first
+// entry is on the first screen).
 "use strict";
+(function () {
+  if (window.matchMedia && window.matchMedia("(min-width: 48rem)").matches) {
+    Array.prototype.forEach.call(document.querySelectorAll("details[data-open-wide]"), function (d) {
+      d.open = true;
+    });
+  }
+}());
 (function () {
   var filters = document.getElementById("filters");
   var list = document.getElementById("entries");
