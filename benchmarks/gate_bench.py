@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog  # noqa: E402
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog  # noqa: E402
 from judgment_exchange.tree import WorkingTree  # noqa: E402
 from tests.support.catalog import CatalogBuilder, pretty  # noqa: E402
 

@@ -321,8 +321,9 @@ def child(cwd: Path, argv: list[str], env: dict | None = None) -> Sample:
 HISTORY = """
 import sys, time
 from judgment_exchange.catalog.directory import check_entry_directory
-from judgment_exchange.catalog.gate import GateOptions, entry_directories
-from judgment_exchange.catalog.identity import history_check
+from judgment_exchange.catalog.layout import entry_directories
+from judgment_exchange.gate.pipeline import GateOptions
+from judgment_exchange.gate.identity import history_check
 from judgment_exchange.refusal import Report
 from judgment_exchange.tree import WorkingTree
 tree = WorkingTree(sys.argv[1])
@@ -401,7 +402,7 @@ def tree_memory(repo: Path, argv: list[str]) -> tuple[int, int] | None:
 
 
 def phases(repo: Path) -> tuple[dict, float, int]:
-    from judgment_exchange.catalog.gate import GateOptions, check_catalog
+    from judgment_exchange.gate.pipeline import GateOptions, check_catalog
     from judgment_exchange.tree import WorkingTree
 
     started = time.perf_counter()
@@ -445,6 +446,13 @@ def compile_bytecode(pytest: bool = True) -> str:
             raise SystemExit(f"pytest --collect-only failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
         said += "; pytest's rewritten bytecode: PYTHONDONTWRITEBYTECODE= pytest --collect-only tests/test_entries.py"
     return said
+
+
+def compile_other(tree: Path) -> None:
+    """The other source tree's package bytecode, in place (as compile_bytecode does this tree's)."""
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", "tools"], cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"compileall in {tree} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 class Step(NamedTuple):
@@ -499,6 +507,10 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=4, help="entries changed in each release")
     parser.add_argument("--skip-serial", action="store_true", help="do not time the serial gate (--workers 1)")
     parser.add_argument("--skip-pytest", action="store_true", help="do not time tests/test_entries.py")
+    parser.add_argument("--compare-with", metavar="DIR", type=Path,
+                        help="another source tree of this repository (a checkout of another commit): its package's "
+                        "start-up figures (the empty catalog, the one-entry pull request) are timed beside this "
+                        "one's in the same rounds (issue #29 item 4)")
     args = parser.parse_args()
     runs = max(1, args.runs)
     repo, info = cached(args.entries, args.releases, args.changes)
@@ -541,10 +553,20 @@ def main() -> None:
         Step("pass", lambda: child(empty, [sys.executable, "-c", "pass"])),
         Step("empty", lambda: child(empty, [*exchange, "check"])),
     ]
+    other = None
+    if args.compare_with is not None:  # the other tree's package first on sys.path, interleaved with this one's
+        other = {"PYTHONPATH": str(args.compare_with.resolve() / "tools")}
+        compile_other(args.compare_with)
+        steps += [Step("pr:other", lambda: child(repo, [*gate, "--base", "main"], other)),
+                  Step("pr:this", lambda: child(repo, [*gate, "--base", "main"])),
+                  Step("empty:other", lambda: child(empty, [*exchange, "check"], other)),
+                  Step("empty:this", lambda: child(empty, [*exchange, "check"]))]
     samples: dict[str, list[Sample]] = {s.label: [] for s in steps}
     for round_ in range(runs):
         if round_:
             compile_bytecode(not args.skip_pytest)
+        if round_ and other is not None:
+            compile_other(args.compare_with)
         for step in steps:
             got = step.run()
             if step.expect is not None and got.code != step.expect:
@@ -603,6 +625,21 @@ def main() -> None:
               "| | | | | | |")
     if args.skip_pytest:
         print("(pytest tests/test_entries.py: skipped, --skip-pytest)")
+    if other is not None:
+        print()
+        print(f"start-up against {args.compare_with} (its package on PYTHONPATH), each pair timed back to back in "
+              f"every round; median of {runs} (issue #29: no worse than 5 % or 20 ms):")
+        print("| figure | that tree: wall median (min) | this tree: wall median (min) | difference of medians | "
+              "within 5 % or 20 ms |")
+        print("|---|---|---|---|---|")
+        for name, label in (("empty catalog: exchange check", "empty"),
+                            ("pull request (--base main), one entry changed", "pr")):
+            that, this = _stats(samples[f"{label}:other"]), _stats(samples[f"{label}:this"])
+            delta = this["median"] - that["median"]
+            within = delta <= max(0.05 * that["median"], 0.020)
+            print(f"| {name} | {that['median']:.3f} s ({that['min']:.3f}) | {this['median']:.3f} s "
+                  f"({this['min']:.3f}) | {delta * 1000:+.0f} ms ({delta / that['median'] * 100:+.1f} %) | "
+                  f"{'yes' if within else 'NO'} |")
     print()
     timings, took, replayed = phases(repo)
     total = sum(timings.values()) or 1.0

@@ -104,7 +104,7 @@ def _catalog(directory: str) -> int:
     """Scan every entry of a catalog directory and its manifest; print CPU and wall seconds of the scan alone."""
     import os
 
-    from judgment_exchange.catalog.gate import entry_directories
+    from judgment_exchange.gate.pipeline import entry_directories
     from judgment_exchange.scan import scan_manifest
     from judgment_exchange.tree import ReadOnce
 

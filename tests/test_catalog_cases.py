@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from .support.cases import build, load_cases

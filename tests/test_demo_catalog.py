@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog, entry_directories
+from judgment_exchange.catalog.layout import entry_directories
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.placeholders import MARKERS
 from judgment_exchange.tree import WorkingTree
 

@@ -24,9 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog, entry_directories
+from judgment_exchange.catalog.layout import entry_directories
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.directory import entry_id
-from judgment_exchange.history.codes import RECORDS as HISTORY_CODES
+from judgment_exchange.codes.history import RECORDS as HISTORY_CODES
 from judgment_exchange.tree import DIR, WorkingTree
 
 from .support.paths import REPO

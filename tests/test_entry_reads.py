@@ -8,7 +8,7 @@ whole release).
 
 from __future__ import annotations
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder

@@ -1,5 +1,5 @@
 """The gate hands each entry's checked dialect on to its replay and gives the report it gave before
-(issue #12 item 2; dialect.CheckedDialect, catalog/replay.py, verifier/verify.py).
+(issue #12 item 2; dialect.CheckedDialect, gate/replay.py, verifier/verify.py).
 
 The expectation is the other computation: the same gate with the hand-on switched off — the form checker
 hands nothing on, so the directory checks compute the binding check and digests themselves and every
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange import dialect as dialect_form
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from .support.cases import build, load_cases

@@ -1,4 +1,4 @@
-"""Entries checked in a pool of processes give the serial run's report (issue #12 item 6; catalog/pool.py).
+"""Entries checked in a pool of processes give the serial run's report (issue #12 item 6; gate/pool.py).
 
 The expectation is the serial run of the same gate on the same tree — two different computations (one
 process, entries in turn; several processes, entries in batches, parts merged) — on catalogs whose reports
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog import pool
+from judgment_exchange.gate import pool
 from judgment_exchange.catalog.placeholders import MARKERS
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import GitTree, TreeError, WorkingTree
 
 from .support.gitrepo import GitRepo

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.catalog.placeholders import README_TEXT
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder, pretty

@@ -12,11 +12,11 @@ import re
 import pytest
 
 from judgment_exchange.catalog import spdx
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.grammar import licence_problem
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check, upgrade_diff
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder, pretty

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main as exchange
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder, pretty

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.gitrepo import GitRepo
 from .releases import released_twice

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.demo import ROOT as DEMO
 from ..support.gitrepo import GitRepo

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.cli import main
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.conformance import KitCatalog
 from ..support.gitrepo import GitRepo, files_of, git_identity

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.cli import main
-from judgment_exchange.scan.shapes import SHAPES
+from judgment_exchange.codes.shapes import SHAPES
 
 from ..support.paths import VECTORS
 from .repos import git, git_env

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.catalog.directory import EntryCheck, FixtureCheck
-from judgment_exchange.catalog.replay import edited_refusal
+from judgment_exchange.gate.replay import edited_refusal
 from judgment_exchange.quoting import Withheld, clear_report, redact, withheld, withheld_position
 from judgment_exchange.refusal import Refusal, Report
 from judgment_exchange.repository.recorded import History, Recording

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main
 from judgment_exchange.tree import WorkingTree
 

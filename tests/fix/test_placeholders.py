@@ -9,7 +9,7 @@ import json
 import pytest
 
 from judgment_exchange.catalog import placeholders as ph
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder, pretty, sha, stdlib_canon

@@ -359,7 +359,7 @@ def identity(monkeypatch) -> None:
 def test_exchange_release_writes_the_row_commits_and_tags(tmp_path: Path, identity) -> None:
     import datetime
 
-    from judgment_exchange.repository.release import make_release
+    from judgment_exchange.releasing.release import make_release
 
     repo = GitRepo(tmp_path / "c")
     checked = repo.snapshot({"manifest.json": MANIFEST_A, "releases.json": b"[]\n"})
@@ -380,7 +380,7 @@ def test_exchange_release_writes_the_row_commits_and_tags(tmp_path: Path, identi
 
 
 def test_exchange_release_refuses_what_is_not_a_clean_up_to_date_main(tmp_path: Path, identity) -> None:
-    from judgment_exchange.repository.release import make_release
+    from judgment_exchange.releasing.release import make_release
 
     repo = GitRepo(tmp_path / "c")
     repo.snapshot({"manifest.json": MANIFEST_A, "releases.json": b"[]\n"})
@@ -399,7 +399,7 @@ def test_exchange_release_refuses_what_is_not_a_clean_up_to_date_main(tmp_path: 
 
 
 def test_exchange_release_refuses_a_main_behind_its_upstream(tmp_path: Path, identity) -> None:
-    from judgment_exchange.repository.release import make_release
+    from judgment_exchange.releasing.release import make_release
 
     upstream = GitRepo(tmp_path / "up")
     upstream.snapshot({"manifest.json": MANIFEST_A, "releases.json": b"[]\n"})

@@ -17,7 +17,7 @@ from judgment_exchange.history.identity import history_artifact_refusals, histor
 from judgment_exchange.history.model import Facts
 from judgment_exchange.history.upgrade import upgrade_refusals, upgrade_refusals_of
 from judgment_exchange.history.walk import Walk
-from judgment_exchange.history.codes import ARTIFACT_HISTORY_INVALID
+from judgment_exchange.codes.history import ARTIFACT_HISTORY_INVALID
 from judgment_exchange.history.forms import (
     ENTRY_MAX_BYTES, MANIFEST_MAX_BYTES, HistoricalFormError, read_entry, read_manifest,
 )

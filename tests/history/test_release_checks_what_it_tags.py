@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
+from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from ..support import demo
@@ -248,7 +248,7 @@ def _spec(tmp_path: Path) -> tuple[GitRepo, str]:
 
 def test_the_release_replays_through_the_catalogs_pinned_reader(tmp_path: Path, monkeypatch) -> None:
     from judgment_exchange.repository import pin as pins
-    from judgment_exchange.repository import release as release_module
+    from judgment_exchange.releasing import release as release_module
     from judgment_exchange.tree import GitTree
 
     spec, commit = _spec(tmp_path)

@@ -21,7 +21,7 @@ import yaml
 
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
 

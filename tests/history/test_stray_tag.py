@@ -13,7 +13,7 @@ import pytest
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
 from judgment_exchange.history import check_history
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
 

@@ -2,7 +2,7 @@
 
 The attack: `manifest.json` or `releases.json` made a directory or a FIFO. `exchange check` with history,
 `check --base` and `exchange release` raised TreeError from the history check's reading of the ledger
-(catalog/identity.py), exit 1 with nothing on standard output under `--format json`; a consumer's
+(gate/identity.py), exit 1 with nothing on standard output under `--format json`; a consumer's
 `release-check`, `show`, `index` and `upgrade-diff` said exit 4, "the repository is incomplete or damaged",
 of an intact repository whose release holds a tree where manifest.json belongs.
 
@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.cli import main
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.catalog import CatalogBuilder
 from ..support.gitrepo import GitRepo, files_of, git_identity

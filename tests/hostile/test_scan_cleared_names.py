@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange import cli
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.quoting import Withheld, entry_id, flagged_names, redact, redact_skip, split_path
 from judgment_exchange.refusal import Refusal, Skip
 from judgment_exchange.tree import GitTree, WorkingTree

@@ -33,7 +33,7 @@ import pytest
 
 from judgment_exchange import cli
 from judgment_exchange.annotations import summary, workflow_commands
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from ..support.cases import build, load_cases

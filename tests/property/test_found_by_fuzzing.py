@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.canon import CanonError, canon
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder

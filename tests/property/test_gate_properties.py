@@ -1,4 +1,4 @@
-"""The gate (RFC 0019 §4: catalog.gate.check_catalog, history off) on an in-memory catalog of the test
+"""The gate (RFC 0019 §4: gate.pipeline.check_catalog, history off) on an in-memory catalog of the test
 builder's entries and the examples, mutated anywhere — entries, fixtures, the manifest, entries/ itself:
 a report whose every refusal code is registered, never an exception (CatalogUnreadable only when the
 tree was made to fail a read)."""
@@ -11,7 +11,7 @@ from unittest import mock
 
 from hypothesis import given, strategies as st
 
-from judgment_exchange.catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 
 from . import corpus
 from .memtree import MemoryTree

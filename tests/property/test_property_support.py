@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder

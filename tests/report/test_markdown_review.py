@@ -225,7 +225,7 @@ def test_near_miss_a_working_tree_review_has_no_upgrade_diff(pull_request, capsy
 
 def test_upgrade_diff_in_markdown_keeps_every_author_value_in_code(pull_request, capsys):
     """`exchange upgrade-diff --format markdown`: the releases' difference, each line a code span."""
-    from judgment_exchange.repository.release import make_release
+    from judgment_exchange.releasing.release import make_release
 
     repo = GitRepo(pull_request)
     repo.git("checkout", "-q", "main")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import check_catalog
+from judgment_exchange.gate.pipeline import check_catalog
 from judgment_exchange.repository.pin import BUNDLED, fetch
 from judgment_exchange.tree import WorkingTree
 

@@ -17,8 +17,8 @@ import subprocess
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
+from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from ..support.gitrepo import git_identity

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main
 from judgment_exchange.consumer import upgrade_diff
 from judgment_exchange.tree import GitTree

@@ -17,7 +17,7 @@ import pytest
 
 from judgment_exchange.cli import build_parser, main
 from judgment_exchange.consumer.lock import normal_location
-from judgment_exchange.repository.release import make_release
+from judgment_exchange.releasing.release import make_release
 
 from ..support.catalog import CatalogBuilder, pretty
 from ..support.gitrepo import GitRepo, files_of, git_identity, runner_releases

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.gate import GateOptions, check_catalog
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.scan import scan_entry, scan_manifest
 from judgment_exchange.tree import TreeError, WorkingTree
 

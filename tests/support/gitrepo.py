@@ -111,7 +111,7 @@ def git_identity(environ, name: str = "Release Test", email: str = "release-test
 def two_releases(root: Path) -> GitRepo:
     """An empty catalog (manifest [] and ledger []) at `root` with releases v0.1.0 and v0.2.0 made by
     `exchange release` (`git_identity` set first)."""
-    from judgment_exchange.repository.release import make_release
+    from judgment_exchange.releasing.release import make_release
 
     repo = GitRepo(root)
     repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
@@ -123,7 +123,7 @@ def two_releases(root: Path) -> GitRepo:
 
 def gate_on(repo: GitRepo, **options):
     """The whole gate on the repository's working tree, its history read from the repository."""
-    from judgment_exchange.catalog.gate import GateOptions, check_catalog
+    from judgment_exchange.gate.pipeline import GateOptions, check_catalog
     from judgment_exchange.tree import WorkingTree
 
     return check_catalog(WorkingTree(str(repo.path)), GateOptions(repository=str(repo.path), **options))

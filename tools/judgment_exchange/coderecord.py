@@ -1,7 +1,7 @@
 """The form of one refusal or finding code's record (issue #9 item 5: every refusal says how to fix it).
 
-Each area's table (catalog/codes.py, dialect/codes.py, verifier/codes.py, history/codes.py,
-scan/codes.py) maps a code to a `Code`; judgment_exchange.codes joins them into one registry and
+Each area's table (codes/catalog.py, codes/dialect.py, codes/verifier.py, codes/history.py,
+codes/scan.py) maps a code to a `Code`; judgment_exchange.codes joins them into one registry and
 generates docs/codes.md from it.
 """
 

@@ -12,14 +12,16 @@ Values: dict (members in document order), list, str, `Number`, True, False, None
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import re
 from functools import lru_cache
+from pathlib import Path
 from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
 
-from .quoting import member
 
 MAX_SAFE = 2**53 - 1
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
@@ -265,3 +267,48 @@ def depth(value: Any) -> int:
             best = max(best, level)
             stack.extend((v, level) for v in (item.values() if isinstance(item, dict) else item))
     return best
+
+# --- naming a value or a member name without repeating it (quoting.py re-exports these; issue #29: the lowest
+# layer imports no module of the package, so the duplicate member's name is described here) ------------------
+
+_WORD = re.compile(r"\$?[A-Za-z][A-Za-z0-9]{0,39}")
+
+SCHEMA_SOURCES = ("dialect", "verifier", "catalog", "history", "repository", "authoring", "gate", "releasing")
+"""The packages whose string constants are this package's schema words, and, in codes/, their areas' tables
+(SCHEMA_CODES): the same source files the words were read from before issue #29 moved the gate's pipeline,
+the release and every area's codes into packages of their own."""
+
+SCHEMA_CODES = ("dialect", "verifier", "catalog", "history", "repository", "authoring")
+
+
+def described(value: Any, what: str = "value") -> str:
+    """`<what of N characters>` for a string, `<what: TYPE>` otherwise: the value itself never appears."""
+    if isinstance(value, str):
+        return f"<{what} of {len(value)} character{'s' if len(value) != 1 else ''}>"
+    kind = {dict: "an object", list: "an array", bool: "true/false", type(None): "null"}.get(type(value))
+    return f"<{what}: {kind or 'a number'}>"
+
+
+@functools.cache
+def schema_words() -> frozenset[str]:
+    """Every member name this package spells (the string constants of the dialect, verifier and catalog
+    modules that are words): a pointer token among them is one of OUR schema's names, never the author's
+    own, and may be shown."""
+    root = Path(__file__).resolve().parent
+    words: set[str] = set()
+    sources = [s for package in SCHEMA_SOURCES for s in sorted((root / package).glob("*.py"))]
+    sources += [root / "codes" / f"{area}.py" for area in SCHEMA_CODES]
+    for source in sources:
+        if source.is_file():
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORD.fullmatch(node.value):
+                    words.add(node.value)
+    return frozenset(words)
+
+
+def member(value: Any) -> str:
+    """A member name found in a document: quoted when it is one of our schema's names (`schema_words`:
+    a name this package spells, so never a secret of the author's), else described by its length."""
+    if isinstance(value, str) and value in schema_words():
+        return repr(value)
+    return described(value, "a member name")

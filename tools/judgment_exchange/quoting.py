@@ -37,6 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
 from .refusal import Refusal, Replay, Report, Skip
 
 _Named = TypeVar("_Named", Skip, Replay)
@@ -56,14 +57,6 @@ ENTRY_NAMES = frozenset({"entry.json", "README.md", "dialect.json", "output.json
 
 FIXTURE_FILES = frozenset({"case.json", "sources.json", "profiles.json", "preparation.json", "binding.json"})
 """The closed file set of a fixture directory (RFC 0019 §3)."""
-
-
-def described(value: Any, what: str = "value") -> str:
-    """`<what of N characters>` for a string, `<what: TYPE>` otherwise: the value itself never appears."""
-    if isinstance(value, str):
-        return f"<{what} of {len(value)} character{'s' if len(value) != 1 else ''}>"
-    kind = {dict: "an object", list: "an array", bool: "true/false", type(None): "null"}.get(type(value))
-    return f"<{what}: {kind or 'a number'}>"
 
 
 def quoted(value: Any, grammar: re.Pattern[str], what: str = "value") -> str:
@@ -186,7 +179,7 @@ def _displayable(name: str) -> bool:
 
 STRAY_CODES = frozenset({"entry-file-unexpected", "fixture-file-unexpected", "fixture-unexpected",
                          "catalog-stray-file"})
-"""The refusals of a name the format does not give (catalog/directory.py, catalog/gate.py): a stray file or folder."""
+"""The refusals of a name the format does not give (catalog/directory.py, gate/pipeline.py): a stray file or folder."""
 
 
 def _by_display(parts: list[str], i: int, code: str | None) -> bool:
@@ -293,19 +286,18 @@ def flagged_names(names: Iterable[str]) -> frozenset[str]:
     return frozenset(scan_names([(n, "name") for n in unique]))
 
 
-def flagged_values(texts: Iterable[str]) -> dict[str, str]:
+def flagged_values(texts: Iterable[str], own: Collection[str] = frozenset()) -> dict[str, str]:
     """Each value the scan's named credential shapes find in `texts` (scan/engine.py; the generic codes
     are not applied, as to names), with its description; a line a detector fails on is withheld whole.
     One run over every line of every text; the scan is imported only when there is text to scan. A text
-    the gate writes whole from its own words (repository/pin.OWN_TEXTS) is not scanned (issue #20)."""
-    from .repository.pin import OWN_TEXTS
-
-    lines = [line for text in texts if isinstance(text, str) and text not in OWN_TEXTS
+    the gate writes whole from its own words (`own`: the reader's, repository/pin.ReaderChoice.own_words) is not
+    scanned (issue #20); it is passed in, so this module imports nothing above it (issue #29)."""
+    lines = [line for text in texts if isinstance(text, str) and text not in own
              for line in text.splitlines() if line.strip()]
     if not lines:
         return {}
     from .scan.engine import engine
-    from .scan.shapes import GENERIC
+    from .codes.shapes import GENERIC
 
     out: dict[str, str] = {}
     for hit in engine().scan_lines("report", enumerate(lines, start=1)):
@@ -317,15 +309,15 @@ def flagged_values(texts: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def withheld(names: Iterable[str] = (), texts: Iterable[str] = (), hidden: Mapping[str, str] | None = None
-             ) -> Withheld:
+def withheld(names: Iterable[str] = (), texts: Iterable[str] = (), hidden: Mapping[str, str] | None = None,
+             own: Collection[str] = frozenset()) -> Withheld:
     """The `Withheld` of one report: `names` through the scan's name check, `texts` through its named
-    shapes, plus the strings `hidden` already names."""
+    shapes (but `own`, the gate's own words: flagged_values), plus the strings `hidden` already names."""
     names = list(names)
     flagged = flagged_names(names)
     table = {name: described(name, "a name") for name in sorted(flagged, key=len, reverse=True)}
     table.update({k: v for k, v in (hidden or {}).items() if k not in table})
-    for value, description in flagged_values(texts).items():
+    for value, description in flagged_values(texts, own).items():
         table.setdefault(value, description)
     return Withheld(flagged, table, {n for n in names if isinstance(n, str)})
 
@@ -407,7 +399,8 @@ def clear_report(report: Report) -> None:
         names += id_names(c)
     # an id outside the grammar in touched is described wherever a detail lists it (one-entry-per-pull-request)
     outside = {t: described(t, "an entry id") for t in report.touched or () if entry_id(t) is None}
-    shown = withheld(names, _texts(report), outside)
+    own = frozenset(getattr(report.reader, "own_words", ()) or ())  # the reader's own words (repository/pin.py)
+    shown = withheld(names, _texts(report), outside, own)
     report.refusals = [redact(r, shown) for r in report.refusals]
     report.warnings = [redact(r, shown) for r in report.warnings]
     report.skipped = [redact_skip(s, shown) for s in report.skipped]
@@ -427,22 +420,6 @@ def clear_report(report: Report) -> None:
 
 
 _INDEX = re.compile(r"0|[1-9][0-9]*")
-_WORD = re.compile(r"\$?[A-Za-z][A-Za-z0-9]{0,39}")
-
-
-@functools.cache
-def schema_words() -> frozenset[str]:
-    """Every member name this package spells (the string constants of the dialect, verifier and catalog
-    modules that are words): a pointer token among them is one of OUR schema's names, never the author's
-    own, and may be shown."""
-    root = Path(__file__).resolve().parent
-    words: set[str] = set()
-    for package in ("dialect", "verifier", "catalog", "history", "repository", "authoring"):
-        for source in sorted((root / package).glob("*.py")):
-            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORD.fullmatch(node.value):
-                    words.add(node.value)
-    return frozenset(words)
 
 
 def pointer_text(pointer: str) -> str:
@@ -457,9 +434,3 @@ def pointer_text(pointer: str) -> str:
     return "/" + "/".join(out)
 
 
-def member(value: Any) -> str:
-    """A member name found in a document: quoted when it is one of our schema's names (`schema_words`:
-    a name this package spells, so never a secret of the author's), else described by its length."""
-    if isinstance(value, str) and value in schema_words():
-        return repr(value)
-    return described(value, "a member name")

@@ -34,7 +34,7 @@ from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_tex
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
 from ..quoting import digest as quoted_digest
-from ..catalog.gate import entry_directories
+from ..catalog.layout import entry_directories
 from ..catalog.grammar import ENTRY_ID
 from .jsonedit import JsonEditError, insert_member, replace_member
 from ..catalog.manifest import compute_row, write_manifest
@@ -341,7 +341,7 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
     its edited files and the command that restores them where the repository's history tells (repository/
     recorded.py), so `exchange fix` never says only "every pin is up to date" over a catalog the gate refuses.
     `checks` are of the edited bytes; reads only."""
-    from ..catalog.replay import edited_refusal
+    from ..gate.replay import edited_refusal
     from ..refusal import Refusal
     from ..repository.recorded import History
 

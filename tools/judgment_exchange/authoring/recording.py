@@ -64,7 +64,7 @@ NOT_MAPPED = "not-mapped"   # the top-level `inputs` of an export without lineag
 
 @dataclass(frozen=True)
 class RecordingRefusal:
-    """An export not read: a code of catalog/codes.py and a detail naming the member and the fix."""
+    """An export not read: a code of codes/catalog.py and a detail naming the member and the fix."""
 
     code: str
     detail: str

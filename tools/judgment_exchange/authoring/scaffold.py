@@ -16,7 +16,7 @@ import shutil
 from ..canon import CanonError, canon, canonical_digest, is_digest
 from ..jsonstrict import integer
 from ..catalog import grammar
-from . import placeholders as ph
+from ..catalog import placeholder_values as ph
 from ..catalog.directory import entry_path
 from ..catalog.entry import ASSERTION
 

@@ -57,7 +57,7 @@ class EntryCheck:
     unreplayed: str | None = None
     """The code of the refusal that stops every replay of the entry's fixtures (the dialect document missing,
     unreadable or refused, or the reference chain: `dialect-digest-mismatch` after an edit without exchange fix);
-    None when the document and its pin pass (catalog/replay.py `unreplayed_notes`; issue #26 item 2)."""
+    None when the document and its pin pass (gate/replay.py `unreplayed_notes`; issue #26 item 2)."""
 
     @property
     def kind(self) -> str | None:

@@ -1,6 +1,6 @@
 """Finding the scaffold's placeholder values in an entry (issue #9, "Placeholders never pass"; code
 `placeholder-value`, the last directory check). The values are the scaffold's own
-(authoring/placeholders.py); every one that remains in an entry is a part a person must still write.
+(catalog/placeholder_values.py); every one that remains in an entry is a part a person must still write.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 
 from ..quoting import schema_words
 
-from ..authoring.placeholders import (EXAMPLE_OPERATION, EXAMPLE_PLATFORM, EXAMPLE_TOOL, MARKERS,  # noqa: F401
+from .placeholder_values import (EXAMPLE_OPERATION, EXAMPLE_PLATFORM, EXAMPLE_TOOL, MARKERS,  # noqa: F401
                                      PACK_ID, PRESET_README_TEXT, README_TEXT, REPLACE_ME, TITLE_SUFFIX, ZERO_DIGEST)
 
 # Member names printed in a pointer: the segment grammar of RFC 0019 §3 "Reader locators"

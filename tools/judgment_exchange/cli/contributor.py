@@ -15,7 +15,7 @@ from .report import emit_github, emit_markdown, print_text
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+    from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
     from ..tree import WorkingTree
 
     from ..catalog.grammar import release_key

@@ -12,9 +12,9 @@ from .common import IO, PASS, REFUSED, Parser, catalog_dir, safe
 
 
 def cmd_release(args: argparse.Namespace) -> int:
-    """exchange release: cut TAG (repository/release.py); a passing release prints the gate's summary first,
+    """exchange release: cut TAG (releasing/release.py); a passing release prints the gate's summary first,
     as `exchange check` prints it (report.print_text)."""
-    from ..repository.release import make_release
+    from ..releasing.release import make_release
     from .report import print_text
 
     root = release_root(args.catalog)
@@ -68,8 +68,8 @@ def _problem(fmt: str, text: str) -> None:
 
 
 def cmd_release_verify(args: argparse.Namespace) -> int:
-    """`exchange release-verify TAG`: the release workflow's check of a pushed tag (repository/published.py)."""
-    from ..repository.published import RepositoryUnreadable, verify_pushed_tag
+    """`exchange release-verify TAG`: the release workflow's check of a pushed tag (releasing/published.py)."""
+    from ..releasing.published import RepositoryUnreadable, verify_pushed_tag
 
     try:
         verdict = verify_pushed_tag(os.path.abspath(args.catalog), args.tag, args.main)
@@ -87,8 +87,8 @@ def cmd_release_verify(args: argparse.Namespace) -> int:
 
 def cmd_release_notes(args: argparse.Namespace) -> int:
     """`exchange release-notes TAG --report FILE`: the release's verdict from the gate's JSON report, and its
-    notes on standard output (repository/published.py)."""
-    from ..repository.published import (REPORT_BOUND, ReportUnreadable, manifest_rows, read_report, refusal_lines,
+    notes on standard output (releasing/published.py)."""
+    from ..releasing.published import (REPORT_BOUND, ReportUnreadable, manifest_rows, read_report, refusal_lines,
                                         release_notes, report_passed)
     from ..tree import TreeError, read_regular
 

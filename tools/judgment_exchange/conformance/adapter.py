@@ -143,7 +143,7 @@ def _against_retained(location: str, tag: str, lock: Lock) -> tuple[list[str], l
 @contextmanager
 def no_reader() -> Iterator[None]:
     """Tier none, for the checks made inside it in this process: the preparation reader reads no dialect
-    version. The gate reaches the reader through three calls of the verifier package (catalog/replay.py):
+    version. The gate reaches the reader through three calls of the verifier package (gate/replay.py):
     the replay, in process or through a program, answers version-unread; and what the reader still reads of a
     skipped fixture (`check_skipped`, verifier/partial.py: this project's reader, holding every acquisition
     it reads under a skip; docs/skips.md) reads nothing, as a reader that reads no version reads nothing of

@@ -19,9 +19,9 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
-from ..history.codes import ARTIFACT_HISTORY_UNCHECKED
+from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError

@@ -19,7 +19,7 @@ from .binding import (
     requires_binding,
     unbound_sources,
 )
-from .codes import CODES
+from ..codes.dialect import CODES
 from .counts import count_refusal
 from .phases import DIALECT_BOUNDS, DIALECT_BYTES, check_phases, digest_of, form_refusal, kind_refusal, measure_document, read_document
 from .sources import ALL_KINDS, source_kinds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .codes import MALFORMED, OVER_BOUND
+from ..codes.dialect import MALFORMED, OVER_BOUND
 from ..quoting import pointer_text
 from ..canon import is_digest
 from .shapes import Malformed, at, closed, describe, fail, need_object, shown

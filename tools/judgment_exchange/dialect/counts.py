@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .codes import OVER_BOUND
+from ..codes.dialect import OVER_BOUND
 from ..quoting import pointer_text
 from .shapes import at, utf8_len
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..canon import CanonError, canonical_digest
 from ..jsonstrict import Bounds, JsonRefusal, Number, OVER_BOUND as JSON_OVER_BOUND, measure, parse
-from .codes import KIND_UNREAD, MALFORMED, OVER_BOUND
+from ..codes.dialect import KIND_UNREAD, MALFORMED, OVER_BOUND
 from .counts import count_refusal
 from .reads import SourceInfo, check_copy, check_read
 from .root import document_format

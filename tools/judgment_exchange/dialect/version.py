@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jsonstrict import Number
-from .codes import VERSION_UNREAD
+from ..codes.dialect import VERSION_UNREAD
 
 SELECTORS = {"2.0.0": 2, "3.0.0": 3}
 READABLE_VERSIONS: frozenset = frozenset({2, 3, "2.0.0", "3.0.0"})

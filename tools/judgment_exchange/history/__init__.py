@@ -7,10 +7,20 @@ release, no git; called even with --no-history).
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same imports, for readers and the import contract (issue #29): a lazy export is a dependency
+    from ..codes.history import CODES
+    from ..tree import ObjectStore, ReleaseTree
+    from .check import check_history, check_retained
+    from .identity import artifact_refusals, history_artifact_refusals
+    from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoricalRow, HistoryResult, Release, Retained
+    from .tags import Tags, list_releases, previous_releases, release_key
+    from .walk import read_history
 
 _FROM = {
     "check_history": ".check", "check_retained": ".check",
-    "CODES": ".codes",
+    "CODES": "..codes.history",
     "artifact_refusals": ".identity", "history_artifact_refusals": ".identity",
     "CHECKED": ".model", "NO_RELEASES": ".model", "CurrentEntry": ".model", "HistoricalRow": ".model",
     "HistoryResult": ".model", "Release": ".model", "Retained": ".model",

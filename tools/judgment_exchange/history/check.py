@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..refusal import Refusal
 from ..tree import ReleaseTree, TooLarge, TreeError
-from .codes import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
+from ..codes.history import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
 from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, resolve_main
 from .identity import history_artifact_refusals_of

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..refusal import Refusal
-from .codes import ARTIFACT_CONTENT_CHANGED
+from ..codes.history import ARTIFACT_CONTENT_CHANGED
 from .model import CurrentEntry, Facts, HistoricalRow, Pair
 
 

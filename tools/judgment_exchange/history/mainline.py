@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..refusal import Refusal
 from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
-from .codes import (
+from ..codes.history import (
     RELEASE_LEDGER_CHANGED,
     RELEASE_LEDGER_INVALID,
     RELEASE_LEDGER_MISSING,

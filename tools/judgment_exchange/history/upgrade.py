@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..canon import is_digest
 from ..catalog.grammar import release_key
 from ..refusal import Refusal
-from .codes import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
+from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
 from .model import CurrentEntry, Facts, HistoricalRow
 
 

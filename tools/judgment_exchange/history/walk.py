@@ -17,7 +17,7 @@ from operator import attrgetter
 from ..canon import digest
 from ..refusal import Refusal
 from ..tree import _GITLINK, _TREE_MODE, _TYPE_MASK, ObjectStore, ReleaseTree, TooLarge, TreeError
-from .codes import ARTIFACT_HISTORY_INVALID
+from ..codes.history import ARTIFACT_HISTORY_INVALID
 from .forms import (
     ENTRY_MAX_BYTES,
     MANIFEST_MAX_BYTES,

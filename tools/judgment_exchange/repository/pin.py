@@ -214,6 +214,11 @@ class ReaderChoice:
         return {"name": self.name} | ({"pinned": self.pinned} if self.pinned else {}) \
             | ({"fallback": self.fallback} if self.fallback else {})
 
+    @property
+    def own_words(self) -> frozenset[str]:
+        """Its texts that are this package's own words (OWN_TEXTS), which the report's sweep need not scan."""
+        return frozenset(t for t in (self.name, self.pinned, self.fallback) if t in OWN_TEXTS)
+
     def text(self) -> str:
         """One line for people: the reader, and why when it is not the pinned one."""
         if self.fallback:

@@ -15,9 +15,9 @@ from fnmatch import fnmatchcase
 
 from ..refusal import Refusal
 from ..tree import DIR, FILE, TooLarge, Tree, TreeError
-from .codes import CODES
+from ..codes.scan import CODES
 from .files import is_binary, is_script, name_says_code
-from .shapes import SHAPES
+from ..codes.shapes import SHAPES
 
 __all__ = [
     "scan_entry", "scan_file", "scan_manifest", "file_bound", "CODES", "SHAPES", "FILE_LIMIT", "BOUNDS",
@@ -280,7 +280,7 @@ _INERT_MAX = 4096  # a longer text is scanned whatever it holds: the short cut i
 
 
 def _refusal(code: str, path: str, what: str, entry_id: str | None, line: int | None = None) -> Refusal:
-    """A scan refusal: what was found where, never the value. Its fix is the code's (scan/shapes.py's hint, through
+    """A scan refusal: what was found where, never the value. Its fix is the code's (codes/shapes.py's hint, through
     the registry: `Refusal.how_to_fix`), printed once under the refusal, never repeated in the detail (issue #26
     item 5)."""
     return Refusal(code, path, what, entry_id, line=line)

@@ -21,7 +21,7 @@ from .engine import Hit, engine
 from .payloads import decode, read_payload
 from .links import check_links
 from .paths import anchored, find_local_paths
-from .shapes import GENERIC, SHAPES
+from ..codes.shapes import GENERIC, SHAPES
 from .structure import (
     LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, exempt_values, hex_members, in_result,
     strings,

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import codes, receipts, research
+from ..codes import verifier as codes
+from . import receipts, research
 from .recompute import Inputs, Source, _Run
 from .results import Found, Refused
 from .templates import commitments, instantiate

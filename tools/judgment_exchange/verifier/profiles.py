@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import endpoint
-from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..canon import canonical_digest, is_digest
 from ..keys import key_refusal
 

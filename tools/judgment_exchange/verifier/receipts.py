@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from . import endpoint
-from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from .values import instant
 from ..canon import CanonError, canon, digest, is_digest
 from ..jsonstrict import depth, integer

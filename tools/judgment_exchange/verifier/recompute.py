@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import codes, receipts, research
+from ..codes import verifier as codes
+from . import receipts, research
 from .calculation import calculation_answer
 from .results import Found, Refused
 from .rule import ReadFailed, evaluate

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from . import codes
+from ..codes import verifier as codes
 from .results import Found
 from .values import json_equal
 from ..canon import preparation_binding

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from . import receipts
-from .codes import INPUT_MALFORMED, INPUT_OVER_BOUND
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from .values import in_canon, json_equal
 from ..canon import is_digest
 from ..jsonstrict import Number

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codes import INPUT_OVER_BOUND
+from ..codes.verifier import INPUT_OVER_BOUND
 from .results import Refused
 from .rule import ReadFailed
 from .values import resolve

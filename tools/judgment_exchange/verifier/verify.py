@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import dialect as dialect_form
-from . import codes, profiles as profile_rules, receipts, research
+from ..codes import verifier as codes
+from . import profiles as profile_rules, receipts, research
 from .difference import first_difference
 from .recompute import Inputs, Recomputation, differs, recompute
 from .record import findings as record_findings, record_refusal

@@ -19,10 +19,11 @@ from ..quoting import clear_report, withheld_position
 from ..refusal import Refusal, Report
 from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
 from ..scan import scan_entry, scan_manifest
-from .directory import EntryCheck, check_entry_directory, entry_id
+from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
+from ..catalog.layout import entry_directories
 from .identity import history_check, identity_check
-from .manifest import check_rows, read_manifest
-from .pinned import held, pinned_entry
+from ..catalog.manifest import check_rows, read_manifest
+from ..catalog.pinned import held, pinned_entry
 from .pool import check_entries, workers_for
 from .replay import name_edited, reader_for, replay_entry, rerecord_changed, unreplayed_notes
 from ..repository.skips import acknowledge
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
     from ..history.model import Retained
     from ..repository.pullrequest import Change
 
-ENTRIES = "entries"
-ENTRIES_NOTE = "README.md"
 PIN_BASE, PIN_CHANGE = "base", "change"
 
 
@@ -66,36 +65,6 @@ class GateOptions:
     pin: str = "base"
     """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
     (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""
-
-
-def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
-    """entries/<publisher>/<name>/ paths in id byte order, and refusals for anything else there."""
-    stray: list[Refusal] = []
-    root = tree.stat(ENTRIES)
-    if root.kind == "missing":
-        return [], []
-    if root.kind != DIR:
-        return [], [Refusal("catalog-stray-file", ENTRIES, "entries must be a directory")]
-    paths = []
-    publishers = tree.list(ENTRIES)
-    for publisher in publishers:
-        ppath = f"{ENTRIES}/{publisher.name}"
-        if publisher.kind == FILE and publisher.name == ENTRIES_NOTE:
-            continue
-        if publisher.kind != DIR:
-            stray.append(Refusal("catalog-stray-file", ppath, "entries/ holds only publisher directories; remove it"
-                                 + withheld_position(publisher.name, [p.name for p in publishers])))
-            continue
-        names = tree.list(ppath)
-        for name in names:
-            npath = f"{ppath}/{name.name}"
-            if name.kind != DIR:
-                stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories; "
-                                     "remove it" + withheld_position(name.name, [n.name for n in names])))
-            else:
-                paths.append(npath)
-    paths.sort(key=lambda p: entry_id(p).encode("utf-8", "surrogateescape"))
-    return paths, stray
 
 
 @dataclass
@@ -259,7 +228,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
         done = iter(check_entries(_check_entry, tree, every, options, report.reader,
                                   workers_for(tree, len(every), options.workers)))
         if every:
-            from .spdx import check_licence  # the SPDX list, loaded when an entry gets every check
+            from ..catalog.spdx import check_licence  # the SPDX list, loaded when an entry gets every check
 
         for at, check in enumerate(checks):
             if check is None:

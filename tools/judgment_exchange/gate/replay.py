@@ -36,9 +36,9 @@ from ..coderecord import FIXTURE_REPLACE
 from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, quoted, split_path
 from ..refusal import Refusal, Replay, Report, Skip
 from ..tree import Tree, TreeError
-from . import documents as docs
-from . import grammar
-from .directory import EntryCheck, FixtureCheck, declared_fixtures
+from ..catalog import documents as docs
+from ..catalog import grammar
+from ..catalog.directory import EntryCheck, FixtureCheck, declared_fixtures
 
 if TYPE_CHECKING:
     from ..repository.pullrequest import Change
@@ -263,7 +263,7 @@ def name_edited(tree: Tree, report: Report, checks: list[EntryCheck], history: H
     refused = {(r.entry, r.fixture) for r in report.replays if r.result == "refused"}
     if not refused:
         return
-    from ..scan.codes import CODES as SCAN
+    from ..codes.scan import CODES as SCAN
 
     for check in checks:
         for fixture in check.fixtures:

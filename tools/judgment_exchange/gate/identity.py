@@ -6,7 +6,7 @@ import os
 
 from ..refusal import Refusal, Report
 from ..tree import Tree
-from .directory import EntryCheck
+from ..catalog.directory import EntryCheck
 
 
 def current_entries(checks: list[EntryCheck]) -> list:
@@ -183,7 +183,7 @@ def _ledger_refused(ledger: bytes | None | Unreadable, report: Report) -> bool:
     release can be held without it, so the history check stops there (as at a ledger out of its form)."""
     if not isinstance(ledger, Unreadable):
         return False
-    from ..history.codes import RELEASE_LEDGER_INVALID
+    from ..codes.history import RELEASE_LEDGER_INVALID
     from ..history.ledger import LEDGER
 
     report.refusals.append(Refusal(RELEASE_LEDGER_INVALID, LEDGER, f"{ledger}: nothing of it was read, and no earlier "

@@ -21,9 +21,9 @@ import os
 from dataclasses import dataclass, field
 
 from ..catalog import documents as docs
-from ..catalog.gate import CatalogUnreadable, GateOptions, check_catalog
+from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
-from ..history.codes import RELEASE_LEDGER_INVALID, UPGRADE_NOTE_MISSING
+from ..codes.history import RELEASE_LEDGER_INVALID, UPGRADE_NOTE_MISSING
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases

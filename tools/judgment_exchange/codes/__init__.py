@@ -1,7 +1,9 @@
 """Every refusal and finding code the project reports, in one registry (issue #9 item 5).
 
-Each area keeps its own table of `Code` records (catalog/, dialect/, verifier/, history/, scan/
-codes.py); `REGISTRY` joins them. docs/codes.md is generated from it:
+Each area's table of `Code` records is a module of this package (codes/catalog.py, dialect.py, verifier.py,
+history.py, repository.py, authoring.py, scan.py; the scan's shapes in codes/shapes.py), low in the layers so
+that `refusal` (below every area) can give a refusal its fix: an area imports its codes from here, never the
+reverse (issue #29; the import contract in pyproject.toml). `REGISTRY` joins them. docs/codes.md is generated from it:
 `python -m judgment_exchange.codes --write` rewrites the page, `--check` exits 1 when it is stale
 (tests/test_codes.py fails then too). Each code has the anchor `docs/codes.md#CODE`, the `doc` link a
 JSON report gives beside each refusal.
@@ -12,14 +14,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .authoring.codes import RECORDS as AUTHORING
-from .catalog.codes import RECORDS as CATALOG
-from .coderecord import Code
-from .dialect.codes import RECORDS as DIALECT
-from .history.codes import RECORDS as HISTORY
-from .repository.codes import RECORDS as REPOSITORY
-from .scan.codes import RECORDS as SCAN
-from .verifier.codes import RECORDS as VERIFIER
+from .authoring import RECORDS as AUTHORING
+from .catalog import RECORDS as CATALOG
+from ..coderecord import Code
+from .dialect import RECORDS as DIALECT
+from .history import RECORDS as HISTORY
+from .repository import RECORDS as REPOSITORY
+from .scan import RECORDS as SCAN
+from .verifier import RECORDS as VERIFIER
 
 REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **AUTHORING, **REPOSITORY, **HISTORY, **SCAN}
 """Every code's record; a code both the dialect checker and the verifier give keeps the checker's."""
@@ -40,7 +42,7 @@ AREAS: dict[str, dict[str, Code]] = {
 DOC = "docs/codes.md"
 """The generated page, relative to the repository root."""
 
-PAGE = Path(__file__).resolve().parents[2] / DOC
+PAGE = Path(__file__).resolve().parents[3] / DOC
 
 
 def doc_link(code: str) -> str:
@@ -104,5 +106,3 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
