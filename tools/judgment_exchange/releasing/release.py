@@ -99,18 +99,16 @@ def hidden_states(repo) -> list[str]:
     flagged = repo.git.ls_files("-z", "-v", stdout_as_string=False).split(b"\0")
     skip = [item[2:] for item in flagged if item[:2] in (b"S ", b"s ")]
     assume = [item[2:] for item in flagged if item[:1].islower() and item[1:2] == b" "]
-    if skip:
-        verb, them = ("is", "it") if len(skip) == 1 else ("are", "them")
-        lines.append(f"{_where(skip)} {verb} marked skip-worktree: git status does not compare {them}, so the "
-                     "working tree may not hold the bytes that are committed and released. List them with "
-                     "git ls-files -v | grep '^[Ss] '; clear each with git update-index --no-skip-worktree -- "
-                     "PATH (a sparse checkout marks files so too: git sparse-checkout disable), then git status")
-    if assume:
-        verb, them = ("is", "it") if len(assume) == 1 else ("are", "them")
-        lines.append(f"{_where(assume)} {verb} marked assume-unchanged: git status does not look at {them}, so "
-                     "the working tree may not hold the bytes that are committed and released. List them with "
-                     "git ls-files -v | grep '^[a-z] '; clear each with git update-index --no-assume-unchanged "
-                     "-- PATH, then git status")
+    for paths, flag, listing, clear, compares in (
+            (skip, "skip-worktree", "'^[Ss] '", "--no-skip-worktree -- PATH (a sparse checkout marks files so "
+             "too: git sparse-checkout disable)", "compare"),
+            (assume, "assume-unchanged", "'^[a-z] '", "--no-assume-unchanged -- PATH", "look at")):
+        if paths:
+            verb, them = ("is", "it") if len(paths) == 1 else ("are", "them")
+            lines.append(f"{_where(paths)} {verb} marked {flag}: git status does not {compares} {them}, so the "
+                         "working tree may not hold the bytes that are committed and released. List them with "
+                         f"git ls-files -v | grep {listing}; clear each with git update-index {clear}, then git "
+                         "status")
     ignored = [p for p in repo.git.ls_files("-z", "--others", "--ignored", "--exclude-standard", "--",
                                             "entries", *ROOT_FILES, stdout_as_string=False).split(b"\0") if p]
     inside = [p for p in ignored if p.startswith(ENTRIES)]
