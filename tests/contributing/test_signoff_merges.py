@@ -71,18 +71,23 @@ def _clean_merge_tree(clone, rev):
     return done.returncode, done.stdout.split("\n", 1)[0]
 
 
+def _diverge(clone, on_topic, on_main):
+    """A new branch topic with one commit writing on_topic (name, text, subject); main then moves on with
+    on_main, pushed upstream; topic checked out again."""
+    git(clone, "switch", "-q", "-c", "topic")
+    for branch, (name, text, subject) in (("topic", on_topic), ("main", on_main)):
+        git(clone, "switch", "-q", branch)
+        (clone / name).write_text(text)
+        commit(clone, subject)
+    git(clone, "push", "-q", "origin", "main")
+    git(clone, "switch", "-q", "topic")
+
+
 def _update_branch(clone):
     """topic branched from main with one signed-off commit; main moves on upstream; topic then merges
     main in with git's own unsigned merge message (what the forge's "update branch" writes). The new
     base: main's tip."""
-    git(clone, "switch", "-q", "-c", "topic")
-    (clone / "a.txt").write_text("a\n")
-    commit(clone, "Add a")
-    git(clone, "switch", "-q", "main")
-    (clone / "main.txt").write_text("m\n")
-    commit(clone, "Main moves")
-    git(clone, "push", "-q", "origin", "main")
-    git(clone, "switch", "-q", "topic")
+    _diverge(clone, ("a.txt", "a\n", "Add a"), ("main.txt", "m\n", "Main moves"))
     git(clone, "merge", "-q", "--no-ff", "--no-edit", "main")
     return git(clone, "rev-parse", "main")
 
@@ -167,14 +172,7 @@ def test_near_miss_signed_off_octopus_merge_passes(setup, capsys):
 
 def _conflicted_merge(clone, *commit_options):
     """topic and main change the same line; the merge's conflict is resolved by hand."""
-    git(clone, "switch", "-q", "-c", "topic")
-    (clone / "second.txt").write_text("topic's\n")
-    commit(clone, "Topic's line")
-    git(clone, "switch", "-q", "main")
-    (clone / "second.txt").write_text("main's\n")
-    commit(clone, "Main's line")
-    git(clone, "push", "-q", "origin", "main")
-    git(clone, "switch", "-q", "topic")
+    _diverge(clone, ("second.txt", "topic's\n", "Topic's line"), ("second.txt", "main's\n", "Main's line"))
     with pytest.raises(RuntimeError):
         git(clone, "merge", "-q", "--no-edit", "main")
     (clone / "second.txt").write_text("both, by hand\n")
