@@ -336,6 +336,9 @@ def test_withheld_stray_names_are_told_apart_and_found_by_their_place(recorded, 
     assert len(strays) == 3 and len({r["detail"] for r in strays}) == 3   # three refusals, told apart
     for _, text, _ in [exchange(work, capsys, "check", "--no-history", "--format", f) for f in ("text", "json")]:
         assert not any(name in text for name in names) and token not in text
+    status, out, err = exchange(work, capsys, "fix")                  # fix's blockers name them the same way
+    assert status == 1 and "entry-file-unexpected" in err
+    assert not any(name in out + err for name in names) and token not in out + err, out + err
     listing = subprocess.run(["ls", "-A", ENTRY], cwd=work, env={**git_env(), "LC_ALL": "C"}, capture_output=True,
                              text=True, check=True).stdout.splitlines()
     doomed = []
@@ -349,6 +352,29 @@ def test_withheld_stray_names_are_told_apart_and_found_by_their_place(recorded, 
     for name in doomed:
         os.remove(work / ENTRY / name)
     assert report(work, capsys)["refusals"] == []
+
+
+def test_attack_a_token_named_stray_file_never_reaches_manifests_or_fixs_lines(recorded, tmp_path, capsys):
+    """exchange fix's blockers and exchange manifest's unpinnable entries are printed outside the gate's report:
+    they are cleared as it is. The premise: the token's name passes the display grammar, only the scan stops it."""
+    work = recorded(FIRST, tmp_path / "repo", capsys)
+    token = "ghp_" + "R7q2Lk9Xw3Vb8Nc4Mz6Tp1Hy5Jd0Fs2Ga8Ku"       # a GitHub token's shape, no real token
+    (work / ENTRY / f"{token}.txt").write_text("a stray file\n")
+    (work / ENTRY / "notes.txt").write_text("a stray file\n")
+    status, out, err = exchange(work, capsys, "fix")
+    assert status == 1 and f"{ENTRY}/notes.txt: entry-file-unexpected" in err and token not in out + err
+    os.remove(work / ENTRY / "entry.json")                                 # no row can pin the entry now
+    status, out, err = exchange(work, capsys, "manifest", "--write")
+    assert status == 1 and f"exchange manifest: {ENTRY}: not an entry a row can pin" in err
+    assert f"entry-file-unexpected: {ENTRY}/notes.txt" in err and token not in out + err, err
+
+
+def test_near_miss_an_unpinnable_entry_names_its_refusals_paths(recorded, tmp_path, capsys):
+    work = recorded(FIRST, tmp_path / "repo", capsys)
+    (work / ENTRY / "notes.txt").write_text("a stray file\n")
+    os.remove(work / ENTRY / "entry.json")
+    status, _, err = exchange(work, capsys, "manifest", "--write")
+    assert status == 1 and f"entry-file-unexpected: {ENTRY}/notes.txt" in err, err
 
 
 def test_a_runner_export_copied_into_a_fixture_folder_is_no_dead_end(recorded, tmp_path, capsys):

@@ -384,14 +384,41 @@ def _texts(report: Report) -> list[str]:
     return texts
 
 
+def _refusal_names(refusals: Iterable[Refusal]) -> list[str]:
+    """The author-chosen names the refusals would show (their paths' components and entry ids), for the scan."""
+    names: list[str] = []
+    for r in refusals:
+        names += path_names(r.path) + display_names(r.path, r.code) if r.path is not None else []
+        names += id_names(r.entry)
+    return names
+
+
+def clear_refusals(refusals: Iterable[Refusal]) -> list[Refusal]:
+    """Refusals printed outside a report (exchange fix's blockers, exchange manifest's unpinnable entries)
+    cleared as `clear_report` clears a report's: a path, entry or detail is shown only when its grammar and
+    the scan cleared it (docs/reports.md)."""
+    refusals = list(refusals)
+    texts = [r.detail for r in refusals] + [r.fix for r in refusals if r.fix is not None]
+    shown = withheld(_refusal_names(refusals), texts)
+    return [redact(r, shown) for r in refusals]
+
+
+def cleared_paths(paths: list[tuple[str, str | None]]) -> list[str]:
+    """Each (path, refusal code) as a report shows a refusal's path: whole when its grammar, or the display
+    grammar for that code, and the scan cleared every component; else its safe parent and a description."""
+    shown = withheld([name for path, code in paths for name in path_names(path) + display_names(path, code)])
+    out = []
+    for path, code in paths:
+        safe, rest = _split(path, shown.flagged, code, shown.scanned)
+        out.append(path if rest is None else f"{safe}/{rest}")
+    return out
+
+
 def clear_report(report: Report) -> None:
     """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): nothing an author chose
     is shown unless its grammar and the scan cleared it — in every refusal's and warning's path, entry
     and detail, the skips, the replay records, the checked and touched entries, the notes and the reader."""
-    names: list[str] = []
-    for r in [*report.refusals, *report.warnings]:
-        names += path_names(r.path) + display_names(r.path, r.code) if r.path is not None else []
-        names += id_names(r.entry)
+    names = _refusal_names([*report.refusals, *report.warnings])
     for s in [*report.skipped, *report.replays]:
         names += id_names(s.entry)
         names += [s.fixture] if isinstance(s.fixture, str) and _FIXTURE.fullmatch(s.fixture) else []

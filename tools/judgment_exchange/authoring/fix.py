@@ -33,7 +33,7 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
-from ..quoting import digest as quoted_digest
+from ..quoting import cleared_paths, clear_refusals, digest as quoted_digest
 from ..catalog.layout import entry_directories
 from ..catalog.grammar import ENTRY_ID
 from .jsonedit import JsonEditError, insert_member, replace_member
@@ -424,7 +424,33 @@ def _printable(value: Any, member: str) -> str:
 
 def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     """Every pin of the catalog recomputed from the files; `manifest_current` is manifest.json's
-    stored bytes (None when absent). Reads only; TreeError on an I/O failure of the tree itself."""
+    stored bytes (None when absent). Reads only; TreeError on an I/O failure of the tree itself. The
+    blockers are cleared as the gate's report is (`shown_blockers`): they are printed."""
+    plan = _plan(tree, manifest_current)
+    plan.blockers = shown_blockers(plan.blockers)
+    return plan
+
+
+def shown_blockers(blockers: list[Blocker]) -> list[Blocker]:
+    """The blockers with every path, name and value an author chose shown only when its grammar and the scan
+    cleared it (quoting.clear_refusals; docs/reports.md): a stray file's name may be a credential."""
+    cleared = clear_refusals(Refusal(b.code or "", b.file, b.why) for b in blockers)
+    return [Blocker(r.path or b.file, b.code, r.detail) for b, r in zip(blockers, cleared)]
+
+
+def unpinnable_lines(checks: list[EntryCheck]) -> list[str]:
+    """exchange manifest's line for each entry a row cannot pin, with its refusals' codes and paths; every path
+    shown only when its grammar and the scan cleared it (quoting.clear_refusals)."""
+    out = []
+    for c in checks:
+        own, *paths = cleared_paths([(c.path, None), *((r.path or c.path, r.code) for r in c.refusals)])
+        codes = "; ".join(dict.fromkeys(f"{r.code}: {path}" for r, path in zip(c.refusals, paths)))
+        out.append(f"{own}: not an entry a row can pin (a readable entry.json with its kind, under a directory "
+                   f"named by an id); fix the entry first{f' (refused {codes})' if codes else ''}")
+    return out
+
+
+def _plan(tree: Tree, manifest_current: bytes | None) -> Plan:
     plan = Plan()
     blocker = entries_blocker(tree)
     if blocker is not None:
@@ -470,5 +496,5 @@ def plan_fix(tree: Tree, manifest_current: bytes | None) -> Plan:
     return plan
 
 
-__all__ = ["Plan", "Change", "Blocker", "plan_fix", "stale_fixtures", "pinnable", "entry_checks", "entries_blocker",
+__all__ = ["Plan", "Change", "Blocker", "plan_fix", "shown_blockers", "unpinnable_lines", "stale_fixtures", "pinnable", "entry_checks", "entries_blocker",
            "blocks", "REPAIRED", "NOT_BLOCKING", "PERSON_MEMBERS"]

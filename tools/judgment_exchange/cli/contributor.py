@@ -126,7 +126,7 @@ def cmd_signoff(args: argparse.Namespace) -> int:
 
 
 def cmd_manifest(args: argparse.Namespace) -> int:
-    from ..authoring.fix import entries_blocker, entry_checks, pinnable
+    from ..authoring.fix import entries_blocker, entry_checks, pinnable, unpinnable_lines
     from ..catalog.manifest import compute_row, write_manifest
     from ..tree import TreeError, WorkingTree
 
@@ -143,14 +143,9 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     except TreeError as exc:
         print(f"exchange manifest: {exc}", file=sys.stderr)
         return IO
-    from ..quoting import path_text  # a directory name outside its grammar is not repeated
-
     unreadable = [c for c in checks if not pinnable(c)]
-    for c in unreadable:
-        codes = "; ".join(dict.fromkeys(f"{r.code}: {safe(path_text(r.path or c.path))}" for r in c.refusals))
-        print(f"exchange manifest: {safe(path_text(c.path))}: not an entry a row can pin (a readable entry.json with its "
-              f"kind, under a directory named by an id); fix the entry first{f' (refused {codes})' if codes else ''}",
-              file=sys.stderr)
+    for line in unpinnable_lines(unreadable):
+        print(f"exchange manifest: {safe(line)}", file=sys.stderr)
     if unreadable:
         return REFUSED
     data = write_manifest([compute_row(c) for c in checks])
