@@ -251,6 +251,31 @@ def test_lock_locations_compare_in_one_normal_form(released, tmp_path, capsys):
     assert normal_location("https://example.org/catalog.git") != normal_location("https://example.org/catalog")
 
 
+def test_attack_a_token_in_the_catalog_url_is_never_written_to_a_lock():
+    """A consumer may give a token in the URL (https://reader:TOKEN@host/…); a lock is a file a consumer commits:
+    its location is the URL less the user name and password, so a lock made with or without them is one catalog."""
+    with_token = "https://reader:s3cret-t0ken@example.org/catalog.git/"
+    assert normal_location(with_token) == "https://example.org/catalog.git"          # worked by hand
+    assert normal_location(with_token) == normal_location("https://example.org/catalog.git")
+    assert normal_location("https://@example.org/catalog.git") == "https://example.org/catalog.git"
+    # near-misses: an @ after the host is part of the path; git's scp form names a user, not a secret
+    assert normal_location("https://example.org/a@b/catalog.git") == "https://example.org/a@b/catalog.git"
+    assert normal_location("git@example.org:catalog.git") == "git@example.org:catalog.git"
+
+
+def test_attack_a_lock_holding_a_token_never_prints_it_in_a_mismatch(released, tmp_path, capsys):
+    """A lock written before locations lost their credentials may hold one: the mismatch names the location
+    without it."""
+    lock = tmp_path / "exchange.lock"
+    assert release_check(str(released.path), "v0.2.0", capsys, "--lock", str(lock))[0] == 0
+    value = json.loads(lock.read_bytes())
+    value["location"] = "https://reader:s3cret-t0ken@example.org/catalog.git"
+    lock.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
+    rc, out, err = run(["release-check", str(released.path), "v0.2.0", "--no-history", "--lock", str(lock)], capsys)
+    assert rc == 1 and "lock-location-mismatch" in out and "https://example.org/catalog.git" in out, out
+    assert "s3cret-t0ken" not in out + err and "reader" not in out + err
+
+
 def test_a_lock_location_mismatch_escapes_control_characters(released, tmp_path, capsys):
     lock = tmp_path / "exchange.lock"
     assert release_check(str(released.path), "v0.2.0", capsys, "--lock", str(lock))[0] == 0

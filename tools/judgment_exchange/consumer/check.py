@@ -25,7 +25,7 @@ from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError
-from .lock import FULL_COMMIT, Lock, normal_location
+from .lock import FULL_COMMIT, Lock, normal_location, without_credentials
 
 UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
 MAX_HISTORY = 128
@@ -137,9 +137,7 @@ def open_location(location: str, workdir: str):
 def shown_location(location: str) -> str:
     """A location to print: a URL's user name and password removed (a consumer may give a token in the URL;
     it never reaches a report or a CI log)."""
-    import re
-
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]*@", r"\1", location)
+    return without_credentials(location)
 
 
 TAG_INVALID = "release-tag-invalid"
@@ -180,8 +178,10 @@ def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     out: list[Refusal] = []
     given = normal_location(location)
     if given != normal_location(lock.location):  # one form for both: path or file:// URL, no trailing slash
-        named = given if given == location else f"{location} ({given})"
-        out.append(Refusal(LOCATION_MISMATCH, None, f"the lock records the catalog location {lock.location}, not "
+        shown = shown_location(location)  # neither side's credentials are printed (an older lock may hold them)
+        named = given if given == shown else f"{shown} ({given})"
+        out.append(Refusal(LOCATION_MISMATCH, None, f"the lock records the catalog location "
+                                                    f"{shown_location(lock.location)}, not "
                                                     f"{named}; check the catalog the lock records, or use this "
                                                     "catalog's own lock"))
         return out

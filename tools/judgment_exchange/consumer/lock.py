@@ -57,18 +57,28 @@ class Lock:
         return (json.dumps(self.as_json(), indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
 
 
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]*@")
+
+
+def without_credentials(location: str) -> str:
+    """`location` less a URL's user name and password (a consumer may give a token in the URL): what a lock
+    stores and a report prints."""
+    return _USERINFO.sub(r"\1", location)
+
+
 def normal_location(location: str) -> str:
     """A catalog location in the one form locks compare (docs/release-contract.md, "The lock"): a local
     directory, named by a path or by a `file://` URL, as its absolute real path (so `.`, `./repo/`, a
-    symlink to it and file:///…/repo name one catalog); any other location as given, less a trailing
-    slash."""
+    symlink to it and file:///…/repo name one catalog); any other location as given, less a URL's user name
+    and password (never written to a lock) and a trailing slash."""
     path = location
     parsed = urllib.parse.urlsplit(location)
     if parsed.scheme == "file" and parsed.netloc in ("", "localhost") and not parsed.query and not parsed.fragment:
         path = urllib.parse.unquote(parsed.path)
     if path and os.path.isdir(path):
         return os.path.realpath(path)
-    return location.rstrip("/") or location
+    bare = without_credentials(location)
+    return bare.rstrip("/") or bare
 
 
 def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
