@@ -440,7 +440,7 @@ def compile_bytecode(pytest: bool = True) -> str:
            "ignored by git)"
     if pytest:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--collect-only",
                                "tests/test_entries.py"], cwd=ROOT, capture_output=True, text=True, env=env)
         if done.returncode != 0:
             raise SystemExit(f"pytest --collect-only failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
@@ -543,7 +543,7 @@ def main() -> None:
                                        Step("serial", lambda: child(repo, [*gate, "--no-history", "--workers", "1"]))]),
         Step("files:history", read_hash), Step("history", lambda: child(repo, gate)),
         *([] if args.skip_pytest else [Step("pytest", lambda: child(
-            ROOT, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_entries.py"],
+            ROOT, [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_entries.py"],
             {"EXCHANGE_TEST_CATALOG": str(repo)}))]),
         Step("files:pr", read_hash), Step("pr", lambda: child(repo, [*gate, "--base", "main"])),
         Step("files:entry", read_hash),
