@@ -33,7 +33,6 @@ are built once for the module and copied.
 
 from __future__ import annotations
 
-import builtins
 import json
 import os
 import shutil
@@ -46,6 +45,7 @@ from judgment_exchange.cli import main
 from judgment_exchange.releasing.release import make_release
 
 from ..support.catalog import CatalogBuilder
+from .denial import deny
 from ..support.gitrepo import GitRepo, files_of, git_identity
 
 MANIFEST, LEDGER, SKIPS, PIN, ENTRIES = "manifest.json", "releases.json", "skips.json", "verifier-pin.json", "entries"
@@ -184,26 +184,6 @@ def make_kind(path: Path, kind: str) -> None:
         path.symlink_to("elsewhere.json")
     elif kind == "device":
         os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # what /dev/null is
-
-
-def deny(monkeypatch, path: Path) -> None:
-    """Permission denied on `path` (root ignores mode bits): every open of it, and a listing of it, fails
-    with EACCES as the system would say it."""
-    target = os.path.abspath(path)
-
-    def refused(given) -> bool:
-        return isinstance(given, (str, bytes, os.PathLike)) and os.path.abspath(os.fsdecode(given)) == target
-
-    def guard(real):
-        def call(given=".", *args, **kwargs):
-            if refused(given):
-                raise PermissionError(13, "Permission denied", os.fsdecode(given))
-            return real(given, *args, **kwargs)
-        return call
-
-    monkeypatch.setattr(os, "open", guard(os.open))
-    monkeypatch.setattr(builtins, "open", guard(builtins.open))
-    monkeypatch.setattr(os, "scandir", guard(os.scandir))
 
 
 @pytest.fixture(scope="module")

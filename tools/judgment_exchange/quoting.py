@@ -414,6 +414,12 @@ def cleared_paths(paths: list[tuple[str, str | None]]) -> list[str]:
     return out
 
 
+def cleared_text(text: str) -> str:
+    """A line outside a report that may name a file an author chose (exit 4's reason: a directory that cannot
+    be listed), with every value the scan's named shapes flag described (docs/reports.md)."""
+    return withheld(texts=[text]).text(text)
+
+
 def clear_report(report: Report) -> None:
     """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): nothing an author chose
     is shown unless its grammar and the scan cleared it — in every refusal's and warning's path, entry

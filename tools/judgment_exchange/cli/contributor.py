@@ -43,7 +43,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         report = check_catalog(tree, options)
     except CatalogUnreadable as exc:
-        print(f"exchange check: the catalog could not be read: {exc}", file=sys.stderr)
+        from ..quoting import cleared_text  # only on this path: start-up stays lean
+        print(f"exchange check: the catalog could not be read: {safe(cleared_text(str(exc)))}", file=sys.stderr)
         return IO
     if auto_note:
         report.notes.insert(0, auto_note)
@@ -141,7 +142,8 @@ def cmd_manifest(args: argparse.Namespace) -> int:
             return REFUSED
         checks = entry_checks(tree)
     except TreeError as exc:
-        print(f"exchange manifest: {exc}", file=sys.stderr)
+        from ..quoting import cleared_text  # only on this path: start-up stays lean
+        print(f"exchange manifest: {safe(cleared_text(str(exc)))}", file=sys.stderr)
         return IO
     unreadable = [c for c in checks if not pinnable(c)]
     for line in unpinnable_lines(unreadable):
@@ -204,7 +206,8 @@ def cmd_fix(args: argparse.Namespace) -> int:
     try:
         plan = plan_fix(WorkingTree(catalog), current)
     except TreeError as exc:
-        print(f"exchange fix: {safe(exc)}", file=sys.stderr)
+        from ..quoting import cleared_text  # only on this path: start-up stays lean
+        print(f"exchange fix: {safe(cleared_text(str(exc)))}", file=sys.stderr)
         return IO
     if plan.blockers:
         for blocker in plan.blockers:

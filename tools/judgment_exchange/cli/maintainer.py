@@ -104,7 +104,8 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
     try:
         rows = manifest_rows(os.path.abspath(args.catalog), args.commit)
     except TreeError as exc:
-        print(f"exchange release-notes: {safe(exc)}", file=sys.stderr)
+        from ..quoting import cleared_text  # only on this path: start-up stays lean
+        print(f"exchange release-notes: {safe(cleared_text(str(exc)))}", file=sys.stderr)
         return IO
     sys.stdout.write(release_notes(args.tag, args.commit, report, rows))
     return PASS
