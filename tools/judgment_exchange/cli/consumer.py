@@ -84,7 +84,7 @@ def cmd_release_check(args: argparse.Namespace) -> int:
             return IO
         lock, refusal = loaded
         if refusal is not None:
-            result = ReleaseCheck(args.location, args.tag)
+            result = ReleaseCheck(locks.without_credentials(args.location), args.tag)  # printed: no token
             result.report.checks = ["the lock"]
             result.report.refusals.append(refusal)
     if result is None:
@@ -236,6 +236,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from ..browse.release import checked_release, offered
     from ..catalog.grammar import ENTRY_ID, release_key
     from ..consumer import LocationError
+    from ..consumer.lock import without_credentials
 
     command = "exchange show"
     history = history_limit(command, args)
@@ -256,11 +257,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         except LocationError as exc:
             print(f"{command}: {safe(exc)}", file=sys.stderr)
             return IO
+        shown = without_credentials(args.location)  # a URL's user name and password are never printed
         if args.format == "json":
-            emit_json({"location": args.location, "ledgerBranch": branch,
+            emit_json({"location": shown, "ledgerBranch": branch,
                        "releases": [r.as_json() for r in releases]})
         else:
-            for line in shown_text.listing_lines(args.location, releases, branch, safe):
+            for line in shown_text.listing_lines(shown, releases, branch, safe):
                 print(line)
         return PASS
     lock, status = held_lock(command, args.lock)

@@ -31,7 +31,7 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, GitTree, TooLarge, TreeError
 from . import shown
 from .check import LocationError, MAX_HISTORY, gate, lock_refusals, open_location, resolve_tag, unreadable
-from .lock import Lock
+from .lock import Lock, without_credentials
 
 BLOB_BOUND = 16 * 1024 * 1024  # the largest file bound of §3 (a fixture directory's); larger is not read
 MAX_FILES = 4096
@@ -445,7 +445,7 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
                                         f"{to_tag} is not higher than {from_tag}: an upgrade moves to a higher tag"))
             if not refusals and lock is not None:
                 refusals.extend(lock_refusals(repo, location, to_tag, lock))
-            out = {"location": location,
+            out = {"location": without_credentials(location),  # a URL's user name and password never printed
                    "from": {"tag": from_tag} | ({"commit": commits[from_tag]} if commits.get(from_tag) else {}),
                    "to": {"tag": to_tag} | ({"commit": commits[to_tag]} if commits.get(to_tag) else {})}
             if refusals:
