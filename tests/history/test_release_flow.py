@@ -226,6 +226,15 @@ def test_release_verify_says_what_it_could_not_read(tmp_path: Path, capsys) -> N
     assert err.count("\n") == 1 and "not a git repository" in err
 
 
+def test_release_verify_in_a_clone_with_no_origin_names_the_option_and_it_works(catalog, capsys) -> None:
+    """The catalog's own repository has no origin: the default main (refs/remotes/origin/main) names no
+    commit, and the line says both fixes; the one for this case, applied as printed, passes."""
+    assert exchange(["release-verify", "v0.2.0", "--catalog", str(catalog.path)]) == 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(a clone with no origin: --main main)" in err, err
+    assert exchange(["release-verify", "v0.2.0", "--catalog", str(catalog.path), "--main", "main"]) == 0
+
+
 def test_release_verify_refuses_a_tag_outside_the_grammar(catalog, capsys) -> None:
     assert exchange(["release-verify", "v01.0.0", "--catalog", str(catalog.path), "--main", "main"]) == 1
     assert "not a release tag" in capsys.readouterr().out
