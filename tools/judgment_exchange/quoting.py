@@ -394,8 +394,8 @@ def _refusal_names(refusals: Iterable[Refusal]) -> list[str]:
 
 
 def clear_refusals(refusals: Iterable[Refusal]) -> list[Refusal]:
-    """Refusals printed outside a report (exchange fix's blockers, exchange manifest's unpinnable entries)
-    cleared as `clear_report` clears a report's: a path, entry or detail is shown only when its grammar and
+    """Refusals printed outside a report (exchange fix's blockers) cleared as `clear_report` clears a
+    report's: a path, entry or detail is shown only when its grammar and
     the scan cleared it (docs/reports.md)."""
     refusals = list(refusals)
     texts = [r.detail for r in refusals] + [r.fix for r in refusals if r.fix is not None]

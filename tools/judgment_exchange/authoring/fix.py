@@ -440,7 +440,7 @@ def shown_blockers(blockers: list[Blocker]) -> list[Blocker]:
 
 def unpinnable_lines(checks: list[EntryCheck]) -> list[str]:
     """exchange manifest's line for each entry a row cannot pin, with its refusals' codes and paths; every path
-    shown only when its grammar and the scan cleared it (quoting.clear_refusals)."""
+    shown only when its grammar and the scan cleared it (quoting.cleared_paths)."""
     out = []
     for c in checks:
         own, *paths = cleared_paths([(c.path, None), *((r.path or c.path, r.code) for r in c.refusals)])
@@ -496,5 +496,5 @@ def _plan(tree: Tree, manifest_current: bytes | None) -> Plan:
     return plan
 
 
-__all__ = ["Plan", "Change", "Blocker", "plan_fix", "shown_blockers", "unpinnable_lines", "stale_fixtures", "pinnable", "entry_checks", "entries_blocker",
-           "blocks", "REPAIRED", "NOT_BLOCKING", "PERSON_MEMBERS"]
+__all__ = ["Plan", "Change", "Blocker", "plan_fix", "shown_blockers", "unpinnable_lines", "stale_fixtures", "pinnable",
+           "entry_checks", "entries_blocker", "blocks", "REPAIRED", "NOT_BLOCKING", "PERSON_MEMBERS"]

@@ -78,6 +78,14 @@ def safe(text: object) -> str:
     return escape(str(text))
 
 
+def safe_failure(exc: BaseException) -> str:
+    """Exit 4's reason for a terminal: `safe`, and any value in it the scan's named shapes flag described
+    (quoting.cleared_text: the reason may name a file an author chose; docs/reports.md)."""
+    from ..quoting import cleared_text  # only on this path: start-up stays lean
+
+    return safe(cleared_text(str(exc)))
+
+
 def emit_json(value: dict) -> None:
     """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")

@@ -10,7 +10,7 @@ import stat
 import sys
 
 from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, not_a_catalog, \
-    resolve_base, safe, workers, write_file
+    resolve_base, safe, safe_failure, workers, write_file
 from .report import emit_github, emit_markdown, print_text
 
 
@@ -43,8 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         report = check_catalog(tree, options)
     except CatalogUnreadable as exc:
-        from ..quoting import cleared_text  # only on this path: start-up stays lean
-        print(f"exchange check: the catalog could not be read: {safe(cleared_text(str(exc)))}", file=sys.stderr)
+        print(f"exchange check: the catalog could not be read: {safe_failure(exc)}", file=sys.stderr)
         return IO
     if auto_note:
         report.notes.insert(0, auto_note)
@@ -142,8 +141,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
             return REFUSED
         checks = entry_checks(tree)
     except TreeError as exc:
-        from ..quoting import cleared_text  # only on this path: start-up stays lean
-        print(f"exchange manifest: {safe(cleared_text(str(exc)))}", file=sys.stderr)
+        print(f"exchange manifest: {safe_failure(exc)}", file=sys.stderr)
         return IO
     unreadable = [c for c in checks if not pinnable(c)]
     for line in unpinnable_lines(unreadable):
@@ -206,8 +204,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
     try:
         plan = plan_fix(WorkingTree(catalog), current)
     except TreeError as exc:
-        from ..quoting import cleared_text  # only on this path: start-up stays lean
-        print(f"exchange fix: {safe(cleared_text(str(exc)))}", file=sys.stderr)
+        print(f"exchange fix: {safe_failure(exc)}", file=sys.stderr)
         return IO
     if plan.blockers:
         for blocker in plan.blockers:

@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from .common import IO, PASS, REFUSED, Parser, catalog_dir, safe
+from .common import IO, PASS, REFUSED, Parser, catalog_dir, safe, safe_failure
 
 
 def cmd_release(args: argparse.Namespace) -> int:
@@ -104,8 +104,7 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
     try:
         rows = manifest_rows(os.path.abspath(args.catalog), args.commit)
     except TreeError as exc:
-        from ..quoting import cleared_text  # only on this path: start-up stays lean
-        print(f"exchange release-notes: {safe(cleared_text(str(exc)))}", file=sys.stderr)
+        print(f"exchange release-notes: {safe_failure(exc)}", file=sys.stderr)
         return IO
     sys.stdout.write(release_notes(args.tag, args.commit, report, rows))
     return PASS

@@ -130,14 +130,8 @@ def open_location(location: str, workdir: str):
         return git.Repo.clone_from(location, os.path.join(workdir, "catalog.git"), bare=True, no_checkout=True,
                                    env={"GIT_TERMINAL_PROMPT": "0"})
     except Exception as exc:  # GitPython raises GitCommandError and others for a location it cannot clone
-        raise LocationError(f"{shown_location(location)}: no such directory, and git cannot clone it as a "
+        raise LocationError(f"{without_credentials(location)}: no such directory, and git cannot clone it as a "
                             f"repository ({command_reason(exc)})") from exc
-
-
-def shown_location(location: str) -> str:
-    """A location to print: a URL's user name and password removed (a consumer may give a token in the URL;
-    it never reaches a report or a CI log)."""
-    return without_credentials(location)
 
 
 TAG_INVALID = "release-tag-invalid"
@@ -178,10 +172,10 @@ def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     out: list[Refusal] = []
     given = normal_location(location)
     if given != normal_location(lock.location):  # one form for both: path or file:// URL, no trailing slash
-        shown = shown_location(location)  # neither side's credentials are printed (an older lock may hold them)
+        shown = without_credentials(location)  # neither side's credentials are printed (an older lock may hold them)
         named = given if given == shown else f"{shown} ({given})"
         out.append(Refusal(LOCATION_MISMATCH, None, f"the lock records the catalog location "
-                                                    f"{shown_location(lock.location)}, not "
+                                                    f"{without_credentials(lock.location)}, not "
                                                     f"{named}; check the catalog the lock records, or use this "
                                                     "catalog's own lock"))
         return out
@@ -299,7 +293,7 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
 def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
                expect_commit: str | None, lock: Lock | None, approved: frozenset[str]) -> ReleaseCheck:
     """release_check on a repository already open."""
-    result = ReleaseCheck(shown_location(location), tag)  # printed: a URL's credentials removed
+    result = ReleaseCheck(without_credentials(location), tag)  # printed: a URL's credentials removed
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
     commit, refusal = resolve_tag(repo, tag)
     result.commit = commit

@@ -66,7 +66,9 @@ def verify_pushed_tag(repository: str, tag: str, main: str = MAIN) -> Verdict:
         try:
             chain = repo.git.rev_list("--first-parent", main).split()
         except Exception as exc:  # GitCommandError: main names no commit
-            raise RepositoryUnreadable(f"{main} names no commit ({reason(exc)}); fetch main first (git fetch origin main), or name the branch the release was cut from with --main REF (a clone with no origin: --main main)") from exc
+            raise RepositoryUnreadable(f"{main} names no commit ({reason(exc)}); fetch main first (git fetch origin "
+                                       "main), or name the branch the release was cut from with --main REF (a clone "
+                                       "with no origin: --main main)") from exc
         try:
             commit = repo.git.rev_parse("--verify", "--quiet", f"refs/tags/{tag}^{{commit}}")
         except Exception:  # GitCommandError: no such tag, or it names no commit
