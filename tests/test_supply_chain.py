@@ -41,7 +41,7 @@ DEPENDABOT = REPO / ".github" / "dependabot.yml"
 DOCS = REPO / "docs" / "dependencies.md"
 SHARED_PINS = SHARED / "reference" / "actions-pins.md"
 
-# Copied from shared/reference/actions-pins.md (2026-12-01): action -> (commit, version).
+# Copied from shared/reference/actions-pins.md (2026-12-01; the last three rows 2026-12-06): action -> (commit, version).
 ACTION_PINS: dict[str, tuple[str, str]] = {
     "actions/checkout": ("11bd71901bbe5b1630ceea73d27597364c9af683", "v4.2.2"),
     "actions/setup-python": ("a26af69be951a213d495a4c3e4e4022e16d87065", "v5.6.0"),
@@ -49,6 +49,9 @@ ACTION_PINS: dict[str, tuple[str, str]] = {
     "actions/configure-pages": ("983d7736d9b0ae728b81ab479565c72886d7745b", "v5.0.0"),
     "actions/upload-pages-artifact": ("56afc609e74202658d3ffba0e8f6dda462b719fa", "v3.0.1"),
     "actions/deploy-pages": ("d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e", "v4.0.5"),
+    "actions/upload-artifact": ("ea165f8d65b6e75b540449e92b4886f43607fa02", "v4.6.2"),
+    "actions/download-artifact": ("d3f86a106a0bac45b974a628896c90dbdf5c8093", "v4.3.0"),
+    "pypa/gh-action-pypi-publish": ("dc37677b2e1c63e2034f94d8a5b11f265b73ba33", "v1.14.2"),
 }
 
 GOOD_CHECKOUT = "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
@@ -205,16 +208,21 @@ def runtime_requirements() -> list[Requirement]:
     return [Requirement(text) for text in _pyproject()["project"]["dependencies"]]
 
 
+BUILD_FRONT_END = "build==1.6.1"
+"""PyPA's `build`, the one package the build lock holds beyond [build-system] requires (issue #33 item 4):
+publish.yml builds the wheel and the sdist with `python -I -m build --no-isolation` in that environment."""
+
+
 def build_requirements() -> list[Requirement]:
-    """pyproject.toml's [build-system] requires: what the build lock holds."""
-    return [Requirement(text) for text in _pyproject()["build-system"]["requires"]]
+    """pyproject.toml's [build-system] requires and the build front end: what the build lock holds."""
+    return [*(Requirement(text) for text in _pyproject()["build-system"]["requires"]), Requirement(BUILD_FRONT_END)]
 
 
 def declared_requirements() -> list[Requirement]:
     """pyproject.toml's dependencies, its `test` extra and its build backend's requirements."""
     project = _pyproject()
     return [*runtime_requirements(), *[Requirement(t) for t in project["project"]["optional-dependencies"]["test"]],
-            *build_requirements()]
+            *(Requirement(text) for text in project["build-system"]["requires"])]
 
 
 def coverage_problems(pins: dict[str, str], requirements: list[Requirement]) -> list[str]:
@@ -253,7 +261,7 @@ def test_attack_test_tool_adds_code_to_a_trusted_job():
     build, _ = read_lock(BUILD_LOCK.read_text(encoding="utf-8"))
     for tool in ("pytest", "hypothesis", "check-jsonschema", "selenium", "zizmor", "setuptools"):
         assert tool not in runtime, tool
-    assert set(build) == {"setuptools"}
+    assert set(build) == {"setuptools", "build", "packaging", "pyproject-hooks"}
 
 
 def test_the_development_lock_pins_the_runtime_locks_versions():
