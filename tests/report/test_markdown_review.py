@@ -268,3 +268,29 @@ def test_near_miss_the_github_format_is_unchanged_by_the_review(pull_request, ca
     assert capsys.readouterr().out == ""
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("## exchange check: pass\n") and "changed against the base" not in summary
+
+
+def test_attack_twenty_thousand_touched_ids_push_the_review_past_githubs_limit():
+    """Issue #38 item 4: a change touching about 20,000 ids made the review's head (never cut) exceed GitHub's
+    1 MiB job-summary limit, and GitHub drops a summary that large whole. The head names the first ids and
+    how many more; the whole stays within the limit."""
+    from judgment_exchange.review.check import TOUCHED_SHOWN
+    from judgment_exchange.review.markdown import SUMMARY_LIMIT
+
+    touched = [f"acme.entry-{i:05d}-{'x' * 40}" for i in range(20_000)]
+    assert len(", ".join(touched).encode()) > SUMMARY_LIMIT  # the attack's size, unbounded
+    report = Report(entries=20_000, touched=touched)
+    text = render(Review(report, "HEAD", "BASE", [EntryReview(t, "new") for t in touched]))
+    assert len(text.encode("utf-8")) <= SUMMARY_LIMIT
+    head = next(line for line in text.splitlines() if line.startswith("- entries this change touches:"))
+    assert f"and {20_000 - TOUCHED_SHOWN} more" in head
+    assert head.count("`acme.entry-") == TOUCHED_SHOWN
+
+
+@pytest.mark.parametrize("count", [1, 20])
+def test_near_miss_a_few_touched_ids_are_all_named(count):
+    """At TOUCHED_SHOWN ids or fewer every id is named, and no "more" is said."""
+    touched = [f"acme.e{i}" for i in range(count)]
+    text = render(Review(Report(entries=count, touched=touched), "HEAD", "BASE", []))
+    head = next(line for line in text.splitlines() if line.startswith("- entries this change touches:"))
+    assert "more" not in head and all(f"`acme.e{i}`" in head for i in range(count))

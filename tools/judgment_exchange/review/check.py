@@ -26,6 +26,10 @@ from .markdown import Document, code, shown
 PARAGRAPH_CHARS = 600
 """A description or README paragraph on a card is cut at this many characters (said so)."""
 
+TOUCHED_SHOWN = 20
+"""The review's head names at most this many touched entries, then how many more (issue #38 item 4: the head is
+never cut, and 20,000 ids made it exceed GitHub's 1 MiB job-summary limit, which drops the whole summary)."""
+
 
 @dataclass
 class EntryReview:
@@ -142,7 +146,7 @@ def _checked(review: Review) -> list[str]:
              f"- the catalog: {code(review.label)}" + (f", against the base {code(review.base)}" if review.base else ""),
              f"- entries checked: {report.entries}"]
     if report.touched is not None:
-        lines.append(f"- entries this change touches: {shown(list(report.touched)) if report.touched else 'none'}")
+        lines.append(f"- entries this change touches: {_some(list(report.touched))}")
     if report.checks:
         lines.append(f"- checks: {shown(list(report.checks))}")
     lines.append(f"- fixtures replayed with agreement: {report.replayed}; held by their digests only: "
@@ -152,6 +156,14 @@ def _checked(review: Review) -> list[str]:
     lines.append(f"- history: {code(report.history)}")
     lines += [f"- note: {code(note)}" for note in report.notes]
     return lines + [""]
+
+
+def _some(ids: list[str]) -> str:
+    """The first TOUCHED_SHOWN ids, then how many more; `none` for no id."""
+    if not ids:
+        return "none"
+    more = len(ids) - TOUCHED_SHOWN
+    return shown(ids[:TOUCHED_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
 def _finding(r: Refusal, doc_base: str) -> list[str]:
