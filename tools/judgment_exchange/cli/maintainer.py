@@ -1,5 +1,5 @@
-"""The maintainer's commands (docs/releasing.md, docs/verifier-pin.md): the one release command, and the
-pinned verifier fetched into the reader cache.
+"""The maintainer's commands (docs/releasing.md, docs/verifier-pin.md, docs/init.md): a new catalog (`exchange
+init`), the one release command, and the pinned verifier fetched into the reader cache.
 """
 
 from __future__ import annotations
@@ -8,7 +8,43 @@ import argparse
 import os
 import sys
 
-from .common import IO, PASS, REFUSED, Parser, catalog_dir, safe, safe_failure
+from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, safe, safe_failure
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """`exchange init DIR --owners TEAM`: a new catalog's files (founding/); exit 3 for a value outside its
+    grammar or no gate commit known, 1 refused (nothing written), 4 when writing fails."""
+    from ..founding import BadInvocation, Refused, init
+    from ..founding.gateref import release_tag
+
+    try:
+        done = init(args.directory, args.owners, args.gate_ref, git=not args.no_git)
+    except BadInvocation as exc:
+        print(f"exchange init: {safe(exc)}", file=sys.stderr)
+        return USAGE
+    except Refused as exc:
+        for reason in exc.reasons:
+            print(f"exchange init: refused: {safe(reason)}", file=sys.stderr)
+        print("exchange init: nothing written", file=sys.stderr)
+        return REFUSED
+    except OSError as exc:
+        print(f"exchange init: {safe_failure(exc)} (the files written so far are new ones: remove them, or the "
+              "directory, before trying again)", file=sys.stderr)
+        return IO
+    print(f"exchange init: a new catalog in {safe(done.root)}: {len(done.paths)} files"
+          + (", and git init -b main" if done.git_initialised else ""))
+    for path in done.paths:
+        print(f"  {path}")
+    how = f"{release_tag()}, this package's own commit (Dependabot moves it)" if done.released \
+        else "a commit given by --gate-ref (moved by hand: docs/init.md)"
+    print(f"the workflows pin the gate's action at {done.ref}, {how}")
+    print("exchange check --catalog DIR passes on it now" if not args.no_git else
+          "exchange check --catalog DIR --no-history passes on it now (the history check reads a repository: "
+          "git init -b main)")
+    print("next, in the new catalog:")
+    for step in done.next_steps:
+        print(f"  {safe(step)}")
+    return PASS
 
 
 def cmd_release(args: argparse.Namespace) -> int:
@@ -111,7 +147,19 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    """`exchange release`, and the release workflow's `release-verify` and `release-notes`."""
+    """`exchange init`, `exchange release`, and the release workflow's `release-verify` and `release-notes`."""
+    new = sub.add_parser("init", help="write a new catalog into DIR: its files, owners and the gate's workflows "
+                         "(docs/init.md)")
+    new.add_argument("directory", metavar="DIR", help="a new or empty directory (an empty repository's root is "
+                     "fine), outside every other git work tree; its name is the catalog's repository name")
+    new.add_argument("--owners", required=True, metavar="TEAM", help="who reviews the gate's files: @org/team or "
+                     "@user (.github/CODEOWNERS)")
+    new.add_argument("--gate-ref", metavar="COMMIT", help="the 40-hex commit of Judgment-Pack/judgment-pack-exchange "
+                     "the workflows pin the gate's action to (default: the commit this package was built from, "
+                     "when it knows it)")
+    new.add_argument("--no-git", action="store_true", help="do not run git init -b main in DIR")
+    new.set_defaults(run=cmd_init)
+
     rel = sub.add_parser("release", help="cut release TAG on a clean, up-to-date main: gate, ledger row, commit, tag")
     rel.add_argument("tag", metavar="TAG")
     rel.add_argument("--catalog", help="the repository's root (default: the git work tree holding the current "

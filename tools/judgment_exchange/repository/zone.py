@@ -67,13 +67,15 @@ def is_gate_file(path: str) -> bool:
     return kind_of(path) in (GATE, PIN_FILE)
 
 
-def codeowners_rules() -> list[tuple[str, str | None]]:
-    """`.github/CODEOWNERS` as (pattern, owner or None), in order: everything owned by the team, then the
-    contributor's zone and the documents un-owned by owner-less lines (GitHub's last match wins), then the
-    NOT_DOCUMENTS an earlier un-owning line matched, owned again. skips.json, releases.json and
-    verifier-pin.json stay owned: an acknowledgement, a release row or a pin move needs a maintainer."""
-    rules: list[tuple[str, str | None]] = [("*", TEAM), (f"/{ENTRIES}/*/*/", None), (f"/{MANIFEST}", None)]
+def codeowners_rules(team: str = TEAM) -> list[tuple[str, str | None]]:
+    """`.github/CODEOWNERS` as (pattern, owner or None), in order: everything owned by `team` (this
+    repository's maintainers, TEAM, unless a new catalog names its own: `exchange init --owners`, which
+    grammar-checks it first), then the contributor's zone and the documents un-owned by owner-less lines
+    (GitHub's last match wins), then the NOT_DOCUMENTS an earlier un-owning line matched, owned again.
+    skips.json, releases.json and verifier-pin.json stay owned: an acknowledgement, a release row or a pin
+    move needs a maintainer."""
+    rules: list[tuple[str, str | None]] = [("*", team), (f"/{ENTRIES}/*/*/", None), (f"/{MANIFEST}", None)]
     rules += [(f"/{path}", None) for path in DOCUMENTS]
     rules.append((f"/{DOCUMENT_FOLDER}/*.md", None))
-    rules += [(f"/{path}", TEAM) for path in NOT_DOCUMENTS]
+    rules += [(f"/{path}", team) for path in NOT_DOCUMENTS]
     return rules
