@@ -266,3 +266,33 @@ def test_a_migration_passes_the_whole_gate_and_no_pull_request_rule(repo):
     refused = check(root)
     assert set(codes(refused)) == {"one-entry-per-pull-request", "gate-change-with-entry"}
     assert len(refused.touched) == 3
+
+
+def _github_commands(root: Path) -> list[str]:
+    """`exchange check --base main --no-history --format github`'s workflow commands, as a trusted job prints them."""
+    import subprocess
+
+    done = subprocess.run(["exchange", "check", "--catalog", str(root), "--base", "main", "--no-history",
+                           "--format", "github"], capture_output=True, text=True, check=False,
+                          env={**__import__("os").environ, "GITHUB_STEP_SUMMARY": ""})
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.splitlines()
+
+
+def test_attack_gate_only_change_passes_with_no_annotation(repo):
+    """Issue #38 item 5: a pull request touching only the gate's own files showed a passing check and no
+    annotation but the pinned-verifier warning; the note that the maintainers must review it reached only
+    the text and JSON reports. It is now a ::notice naming the files."""
+    root, git = repo
+    _gate_edit(root, "tools/refusal.py")
+    commit(git)
+    notices = [line for line in _github_commands(root) if line.startswith("::notice")]
+    assert len(notices) == 1, notices
+    assert "tools/refusal.py" in notices[0] and "the maintainers must review it" in notices[0], notices
+
+
+def test_near_miss_an_entry_change_gets_no_gate_notice(repo):
+    root, git = repo
+    edit_readme(root)
+    commit(git)
+    assert not [line for line in _github_commands(root) if line.startswith("::notice")]

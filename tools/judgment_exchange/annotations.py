@@ -259,7 +259,8 @@ def _skip_line(skip: Skip, read: Reader) -> tuple[str | None, int | None]:
 
 
 def workflow_commands(report: Report, read: Reader, prefix: str = "") -> list[str]:
-    """Every refusal as an ::error, every warning and every skipped fixture as a ::warning, in the report's order.
+    """Every refusal as an ::error, every warning and every skipped fixture as a ::warning, in the report's order;
+    a change to the gate's own files as a ::notice naming them.
     `prefix` joins the catalog's directory to its repository-relative paths (GitHub wants paths from
     the workspace root)."""
     out = []
@@ -276,6 +277,8 @@ def workflow_commands(report: Report, read: Reader, prefix: str = "") -> list[st
         out.append(command("warning", f"{s.entry}: fixture {s.fixture} skipped (replay did not recompute it): "
                                       f"{s.text()}",
                            file=prefix + path if path is not None else None, line=line, title="fixture skipped"))
+    if report.gate_review is not None:  # a passing change to the gate is never silent (issue #38 item 5)
+        out.append(command("notice", report.gate_review, title="the gate's own files: the maintainers review them"))
     reader = report.reader
     if reader is not None and reader.pinned and reader.fallback:  # a pin not replayed through, never silent
         out.append(command("warning", f"fixtures replayed by {reader.text()}", file=prefix + "verifier-pin.json",

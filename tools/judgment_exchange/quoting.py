@@ -443,6 +443,7 @@ def clear_report(report: Report) -> None:
         report.touched = [t if shown.entry(t) else described(t, "an entry id") for t in report.touched]
     if shown.hidden:
         report.notes = [shown.text(n) for n in report.notes]
+        report.gate_review = shown.text(report.gate_review) if report.gate_review is not None else None
         reader = report.reader
         if reader is not None and dataclasses.is_dataclass(reader):
             changed = {name: shown.text(getattr(reader, name)) for name in ("name", "pinned", "fallback")

@@ -118,6 +118,9 @@ class Report:
     reader: Any = None
     """The reader of this run when replay ran (repository/pin.py `ReaderChoice`: name, pinned, fallback)."""
     replays: list[Replay] = field(default_factory=list)
+    gate_review: str | None = None
+    """The note naming a change to the gate's own files the maintainers must review (also among `notes`): a
+    `::notice` of its own in `--format github` (issue #38 item 5), since the change passes."""
     warnings: list[Refusal] = field(default_factory=list)
     """Findings that never fail the gate, shaped as refusals (code, path, detail, entry, pointer) so every
     surface places and clears them alike: a released entry changed without an upgrade note

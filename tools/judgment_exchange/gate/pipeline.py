@@ -65,6 +65,9 @@ class GateOptions:
     pin: str = "base"
     """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
     (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""
+    several_entries: bool = False
+    """With `base`: drop RFC 0019 §6's `one-entry-per-pull-request`, a default a catalog may drop (`exchange check
+    --several-entries`; docs/init.md). The trust boundary's rules stay: they are the gate, never a default."""
 
 
 @dataclass
@@ -92,7 +95,8 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
 
 def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> None:
     """The repository's rules for a pull request (RFC 0019 §6, Compatibility; issue #16 items 2, 3):
-    one entry, the pin alone, gate changes alone, an entry's change alone, skips.json kept."""
+    one entry (unless `several_entries`: §6's default dropped), the pin alone, gate changes alone, an entry's
+    change alone, skips.json kept."""
     from ..repository import pullrequest as rules
 
     change = compared.change
@@ -107,8 +111,9 @@ def _pull_request(compared: Comparison, options: GateOptions, report: Report) ->
     review = rules.gate_review_note(change, options.base)
     if review:
         report.notes.append(review)
+        report.gate_review = review
     counted = change.counted()
-    for refusal in (rules.one_entry_refusal(counted, options.base),
+    for refusal in (None if options.several_entries else rules.one_entry_refusal(counted, options.base),
                     rules.pin_refusal(change.pin_moved, counted, options.base),
                     rules.gate_refusal(change, options.base), rules.other_files_refusal(change, options.base),
                     rules.skips_removed_refusal(change, options.base)):
