@@ -33,6 +33,7 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
+from ..codes.verifier import skip_of
 from ..quoting import cleared_paths, clear_refusals, digest as quoted_digest
 from ..catalog.layout import entry_directories
 from ..catalog.grammar import ENTRY_ID
@@ -233,8 +234,6 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
 
 # --- replay before pinning (issue #17 item 4) --------------------------------------------------------
 
-SKIPPED = ("kind-unread", "version-unread")
-
 
 def _rerecord(check: EntryCheck, fixture: FixtureCheck) -> str:
     """The re-recording command with the entry's directory and the fixture's name filled in (issue #26: a printed
@@ -286,14 +285,15 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
         return Blocker(fixture.path, "replay-digest-mismatch",
                        f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(answer.get('digest'))}, "
                        f"preparation.json's bytes digest to {expected}; {withheld}; {rerecord}")
-    if code in SKIPPED:
+    if skip_of(code):
+        code = skip_of(code)
         if any(p.endswith("/preparationDigest") for p in pins):
             return Blocker(fixture.path, code,
                            f"fixture {fixture.name}: the verifier cannot recompute it ({code}), so exchange fix never "
                            f"re-pins its preparationDigest (an edited recording would pass as a skip); {withheld}; "
                            f"{rerecord}, which writes the pin itself")
         still = verifier.check_skipped(check.document_data, files, check.checked)
-        if isinstance(still, (verifier.Found, verifier.Refused)) and still.code not in SKIPPED:
+        if isinstance(still, (verifier.Found, verifier.Refused)) and skip_of(still.code) is None:
             return Blocker(fixture.path, still.code,
                            f"fixture {fixture.name} is skipped as {code}, and what the verifier still reads of it "
                            f"fails under the changed dialect.json ({still.code}); {withheld}; {rerecord}")

@@ -21,11 +21,11 @@ from ..dialect.sources import BINDING, RESEARCH_BINDING
 from ..jsonstrict import Bounds, JsonRefusal, loads
 from ..catalog import documents as docs
 from ..catalog import grammar
+from ..codes.verifier import skip_of
 from .recording import (MAX_EXPORT, MAX_PROFILES, MAX_RECORD, Recording, RecordingRefusal, default_name,
                         read_export, read_profiles, valid_name)
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
-SKIPPED = ("kind-unread", "version-unread")
 STALE_PINS = ("dialect-digest-mismatch", "artifact-mismatch", "artifact-required")
 """Reference-chain refusals that are only a pin of the document `exchange fix` writes (docs/fix.md)."""
 EXPORT_NAME = "run.json"
@@ -125,8 +125,8 @@ def replay(document_data: bytes, files: dict[str, bytes]) -> str:
             raise refuse("replay-digest-mismatch", f"the verifier's reading has digest {answer.get('digest')}, the "
                                                    f"recorded preparation's is {expected}")
         return f"replayed: the reading is the recorded preparation ({expected})"
-    if result == "refusal" and answer.get("refusal") in SKIPPED:
-        return (f"not replayed: the verifier answers {answer['refusal']}; the gate will skip this fixture too and "
+    if result == "refusal" and skip_of(answer.get("refusal")):
+        return (f"not replayed: the verifier answers {skip_of(answer['refusal'])}; the gate will skip this fixture too and "
                 "hold it by its digests only")
     if result in ("refusal", "finding") and isinstance(answer.get(result), str):
         raise refuse(answer[result], f"the preparation verifier answered {result} {answer[result]}: the reading is "

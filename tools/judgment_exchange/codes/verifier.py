@@ -141,3 +141,20 @@ RECORDS: dict[str, Code] = {
 CODES: dict[str, str] = {code: record.section for code, record in RECORDS.items()}
 """Each code's section (the table's first field), for callers that need only that."""
 REFUSALS = (INPUT_OVER_BOUND, INPUT_MALFORMED, VERSION_UNREAD, KIND_UNREAD)
+
+UNREAD_VERSION = "unread-version"
+"""RFC 0019 §4's spelling of the verifier's detail for an unread dialect version ("identified by the verifier's
+unread-version detail"); the dialect companion (RFC 0018 §11 phase 4), and this package's verifier, spell it
+`version-unread`. A reader may answer either; both mean the same skip (docs/replay-texts.md, "Two spellings")."""
+
+SKIPS: dict[str, str] = {KIND_UNREAD: KIND_UNREAD, VERSION_UNREAD: VERSION_UNREAD, UNREAD_VERSION: VERSION_UNREAD}
+"""Every refusal code a reader may answer for a fixture it cannot recompute (RFC 0019 §4), and the one spelling
+each is reported under: a skip, never a failure."""
+
+
+def skip_of(code: object) -> str | None:
+    """The skip a verifier's refusal `code` means, in its reported spelling (`kind-unread`, `version-unread`), or
+    None when the code is no skip. The one reading of the verifier's answer: the gate's replay, `exchange fix`,
+    `exchange fixture add` and the conformance adapter all ask here."""
+    return SKIPS.get(code) if isinstance(code, str) else None
+

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..catalog.grammar import release_key
+from ..codes.verifier import skip_of
 from ..consumer import LocationError, Lock, release_check, upgrade_diff
 from ..consumer.check import UNCHECKED, open_location
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
@@ -112,7 +113,7 @@ def _entries(location: str, commit: str, report: Report) -> list[dict]:
         finally:
             repo.close()
     refused = {r.entry for r in report.refusals}
-    skipped = {(s.entry, s.fixture): s.reason.split(":", 1)[0] for s in report.skipped}
+    skipped = {(s.entry, s.fixture): skip_of(s.reason.split(":", 1)[0]) for s in report.skipped}
     out = []
     for entry_id in sorted(rows, key=lambda i: i.encode("utf-8", "surrogateescape")):
         kind = rows[entry_id].get("kind")
@@ -125,7 +126,7 @@ def _entries(location: str, commit: str, report: Report) -> list[dict]:
                 fixtures.append({"name": replay.fixture, "replay": "replayed"})
             elif replay.result == "skipped":
                 fixtures.append({"name": replay.fixture, "replay": "skipped",
-                                 "reason": skipped.get((entry_id, replay.fixture), "kind-unread")})
+                                 "reason": skipped.get((entry_id, replay.fixture)) or "kind-unread"})
         out.append({"id": entry_id, "kind": kind, "offered": offered, "fixtures": fixtures})
     return out
 

@@ -1,7 +1,8 @@
 """Fixture replay in the gate (RFC 0019 §4): each fixture through the preparation verifier.
 
 A reading whose digest is the fixture's preparationDigest is a replay; kind-unread and
-version-unread are skips with their reason in the report; any other refusal, any finding, or a
+version-unread (or RFC 0019 §4's spelling, unread-version: codes/verifier.py `skip_of`) are skips with their
+reason in the report; any other refusal, any finding, or a
 reading with another digest refuses the entry. The reader is chosen once per run
 (repository/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
 is fetched and runnable, both run by dialect §11's process contract; else the built-in one, in process.
@@ -39,12 +40,12 @@ from ..tree import Tree, TreeError
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, FixtureCheck, declared_fixtures
+from ..codes.verifier import skip_of
 
 if TYPE_CHECKING:
     from ..repository.pullrequest import Change
     from ..repository.recorded import History, Recording
 
-SKIPPED = ("kind-unread", "version-unread")
 PREPARATION_DIFFERS = "preparation-differs"
 RERECORD_CHANGED = ("preparation.json itself changed against the base, and a recorded preparation is never edited: "
                     "re-record the fixture from a Runner run (or restore preparation.json from the base); exchange "
@@ -136,7 +137,7 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report
     from .. import verifier
 
     held = verifier.check_skipped(check.document_data, files, check.checked)
-    if isinstance(held, (verifier.Found, verifier.Refused)) and held.code not in SKIPPED:
+    if isinstance(held, (verifier.Found, verifier.Refused)) and skip_of(held.code) is None:
         what = "finding" if isinstance(held, verifier.Found) else "refusal"
         report.refusals.append(Refusal(
             held.code, fixture.path,
@@ -178,8 +179,8 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Repo
                 "replay-digest-mismatch", f"{fixture.path}/preparation.json",
                 f"the verifier's reading has digest {answer.get('digest')}, preparationDigest is "
                 f"{fixture.preparation_digest} (reader: {reader})", check.id))
-    elif result == "refusal" and answer.get("refusal") in SKIPPED:
-        _skipped(answer["refusal"], check, fixture, report, files, reader)
+    elif result == "refusal" and skip_of(answer.get("refusal")):
+        _skipped(skip_of(answer["refusal"]), check, fixture, report, files, reader)
     elif result in ("refusal", "finding"):
         code = answer.get(result)
         report.refusals.append(Refusal(
