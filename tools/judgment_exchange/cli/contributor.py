@@ -29,6 +29,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.pin is not None and args.base is None:
         print("exchange check: --pin chooses whose pin replays a pull request: give --base too", file=sys.stderr)
         return USAGE
+    if args.several_entries and args.base is None:
+        print("exchange check: --several-entries drops a pull request's one-entry rule: give --base too",
+              file=sys.stderr)
+        return USAGE
     base, auto_note, main = resolve_base("exchange check", args.base, catalog)
     if base is None and args.base is not None:
         return USAGE
@@ -39,7 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return USAGE
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
                           release_tag=args.release_tag, repository=catalog, workers=args.workers,
-                          pin=args.pin or "base", main=main)
+                          pin=args.pin or "base", main=main, several_entries=args.several_entries)
     try:
         report = check_catalog(tree, options)
     except CatalogUnreadable as exc:
@@ -375,6 +379,9 @@ def register(sub) -> None:
                        help="with --base: replay through the reader the base's verifier-pin.json names (base, the "
                        "default: a change never chooses its own judge) or the change's own (change: reviewing a "
                        "pin move; docs/trust.md)")
+    check.add_argument("--several-entries", action="store_true",
+                       help="with --base: a pull request may touch several entries (drops RFC 0019 §6's "
+                       "one-entry-per-pull-request, a default a catalog may drop; every other rule stays; docs/init.md)")
     check.add_argument("--workers", type=workers, metavar="N",
                        help="processes checking entries (default: one per core on a large catalog; 1: this process)")
     check.set_defaults(run=cmd_check)
