@@ -5,7 +5,9 @@ release's entryDigest of the entry (the manifest row's, never a dialect digest),
 to 2,048 characters; `upgrade` holds 1 to 32 notes. The note is keyed by the entry's row in the release
 TAG (default: the latest release holding the entry), read from the release's own manifest.json, the
 releases being the ledger's rows (releases.json; each read at the commit its row records and held to its
-manifestDigest), or, in a catalog without a ledger, its release tags. entry.json is edited in place
+manifestDigest), or, in a catalog without a ledger, its release tags. The ledger's rows are the working
+tree's and then those main's ledger adds (main as every command resolves it): a branch cut before a release
+lacks that release's row, which the gate's upgrade-note-missing warning names (issue #34 item 7). entry.json is edited in place
 (jsonedit: every other byte kept), then the entry's manifest row is re-pinned.
 """
 
@@ -80,8 +82,13 @@ def releases_of(root: str, entry_id: str) -> list[Released]:
             ledger = None
         except (OSError, LedgerFormError) as exc:
             raise HistoryUnreadable(f"{LEDGER} cannot be read ({exc})") from exc
-        if ledger is not None:
-            places = [(row.tag, row.commit, row.manifest_digest) for row in ledger]
+        main_rows = _main_ledger(repo, store)
+        if ledger is not None or main_rows:
+            # the working tree's rows, then main's rows it lacks: a branch cut before a release knows only
+            # main's ledger of it, which the gate's warning reads (issue #34 item 7)
+            rows = list(ledger or [])
+            rows += [row for row in main_rows if row.tag not in {r.tag for r in rows}]
+            places = [(row.tag, row.commit, row.manifest_digest) for row in rows]
         else:
             try:
                 places = [(r.tag, r.commit, None) for r in list_releases(repo, store).releases]
@@ -105,6 +112,24 @@ def releases_of(root: str, entry_id: str) -> list[Released]:
     finally:
         repo.close()
     return sorted(out, key=lambda r: release_key(r.tag) or (0, 0, 0))
+
+
+def _main_ledger(repo, store) -> list:
+    """The rows of releases.json at main's tip as every command resolves main (history/mainline.resolve_main:
+    the upstream default branch as fetched, else the local main): the ledger the gate's upgrade-note-missing
+    warning keys by. [] when main names no commit or holds no ledger in its form (the gate refuses that)."""
+    from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, read_ledger
+    from ..history.mainline import resolve_main
+    from ..tree import ReleaseTree, TooLarge, TreeError
+
+    try:
+        main = resolve_main(repo, store)
+        if main.tip is None:
+            return []
+        blob = ReleaseTree(store, main.tip, main.name).blob_id(LEDGER)
+        return [] if blob is None else list(read_ledger(store.blob(blob, LEDGER_MAX_BYTES, LEDGER)))
+    except (TreeError, TooLarge, LedgerFormError):
+        return []
 
 
 def note_problem(text: str) -> str | None:

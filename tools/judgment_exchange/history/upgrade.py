@@ -98,10 +98,13 @@ def note_warnings(current: Sequence[tuple[CurrentEntry, str | None]], changed: s
         tag, key = released[entry.id]
         if digest == key or key in entry.upgrade_keys:
             continue
+        command = f"exchange upgrade-note {entry.id} TEXT --release {tag}"  # keyed by the release named here
         out.append(Refusal(UPGRADE_NOTE_MISSING, path,
                            f"entry.json differs from release {tag}, whose entryDigest is {key}, and gives no upgrade "
                            f"note keyed by it: a consumer locked to {tag} is refused this change "
                            "(entry-changed-without-upgrade) until its reviewer approves it by hand; tell them what "
-                           f"changed with exchange upgrade-note {entry.id} TEXT", entry.id,
-                           pointer="/upgrade" if entry.upgrade_keys else None))
+                           f"changed with {command}", entry.id,
+                           pointer="/upgrade" if entry.upgrade_keys else None,
+                           fix=f"Say what changed for reviewers upgrading from {tag} (CONTRIBUTING.md, \"Upgrade "
+                               f"notes\"). Run `{command}`."))
     return out
