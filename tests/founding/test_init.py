@@ -346,3 +346,34 @@ def test_attack_a_symbolic_link_as_dir_is_refused(tmp_path, capsys):
     link.symlink_to(real)
     status, _, err = init(capsys, link)
     assert status == 1 and list(real.iterdir()) == []
+
+
+def test_attack_a_directory_inside_a_git_directory_is_refused(tmp_path, capsys):
+    outer = tmp_path / "outer"
+    GitRepo(outer)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    for root in (outer / ".git" / "catalog", bare / "catalog"):
+        before = listing(tmp_path)
+        status, _, err = init(capsys, root)
+        assert status == 1 and listing(tmp_path) == before, root
+        assert "git directory" in err
+
+
+def test_a_write_that_fails_is_exit_4(tmp_path, capsys, monkeypatch):
+    from judgment_exchange.founding import write
+
+    def fail(path, data):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(write, "_write_new", fail)
+    status, _, err = init(capsys, tmp_path / "acme-catalog")
+    assert status == 4 and "Permission denied" in err
+
+
+def test_a_template_placeholder_without_a_value_or_a_stray_at_sign_pair_is_an_error():
+    with pytest.raises(planned.TemplateError):
+        planned.fill("a @@NOPE@@ b", {"NAME": "x"})
+    with pytest.raises(planned.TemplateError):
+        planned.fill("a @@ b", {})
+    assert planned.fill("@@NAME@@ by @@TEAM@@", {"NAME": "x", "TEAM": "@a"}) == "x by @a"

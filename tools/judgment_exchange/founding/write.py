@@ -63,18 +63,26 @@ def _nearest_existing(path: str) -> str:
     return probe
 
 
-def enclosing_root(path: str) -> str | None:
-    """The root of the git work tree `path` (existing or not) lies in, or None in no work tree."""
-    where = _nearest_existing(path)
+def _rev_parse(where: str, *args: str) -> str | None:
+    """`git rev-parse ARGS` run in `where` (any repository's owner: it only reads where the repository is), its
+    output, or None when git fails or is absent."""
     try:
-        done = subprocess.run(["git", "-c", "safe.directory=*", "rev-parse", "--show-toplevel"], cwd=where,
-                              env=_git_env(), capture_output=True, timeout=GIT_TIMEOUT, check=False)
+        done = subprocess.run(["git", "-c", "safe.directory=*", "rev-parse", *args], cwd=where, env=_git_env(),
+                              capture_output=True, timeout=GIT_TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
-        return None
-    root = os.fsdecode(done.stdout.rstrip(b"\n"))
+    return os.fsdecode(done.stdout.rstrip(b"\n")) if done.returncode == 0 else None
+
+
+def enclosing_root(path: str) -> str | None:
+    """The root of the git work tree `path` (existing or not) lies in, or None in no work tree."""
+    root = _rev_parse(_nearest_existing(path), "--show-toplevel")
     return os.path.realpath(root) if root else None
+
+
+def inside_git_directory(path: str) -> bool:
+    """Whether `path` (existing or not) lies inside a repository's own directory (a `.git`, a bare repository)."""
+    return _rev_parse(_nearest_existing(path), "--is-inside-git-dir") == "true"
 
 
 def choose_ref(gate_ref: str | None) -> tuple[str, str | None]:
@@ -101,6 +109,9 @@ def refusals(root: str, paths: list[str]) -> list[str]:
     if os.path.lexists(root) and not os.path.isdir(root) or os.path.islink(root):
         return [f"{root} exists and is not a directory (or is a symbolic link): init writes a catalog into a "
                 "new or empty directory"]
+    if inside_git_directory(root):
+        return [f"{root} is inside a repository's own git directory (a .git folder or a bare repository): give a "
+                "directory of its own"]
     enclosing = enclosing_root(root)
     if enclosing is not None and enclosing != os.path.realpath(root):
         return [f"{root} is inside the git work tree {enclosing}, whose root it is not: a catalog's releases are "
