@@ -37,9 +37,11 @@ def git_identity() -> Iterator[None]:
                 os.environ[key] = value
 
 
-def index(location: Path, tag: str, out: Path, *extra: str) -> int:
-    """`exchange index LOCATION TAG --out DIR`, its exit status."""
-    return exchange(["index", str(location), tag, "--out", str(out), *extra])
+def index(location: Path, tag: str, out: Path, *extra: str, local: bool = True) -> int:
+    """`exchange index LOCATION TAG --out DIR`, its exit status. LOCATION is a local directory here, so with no
+    `--address` the run is a preview and passes `--local` (issue #34 item 8), unless `local` is False."""
+    preview = ["--local"] if local and "--address" not in extra else []
+    return exchange(["index", str(location), tag, "--out", str(out), *preview, *extra])
 
 
 def tree(site: Path) -> dict[str, bytes]:

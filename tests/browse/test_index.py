@@ -289,7 +289,7 @@ def test_out_that_is_not_ours_is_refused_untouched(catalog, tmp_path, capsys, se
 def test_wrong_arguments_are_named(catalog, tmp_path, capsys, argv, status, words):
     from judgment_exchange.cli import main as exchange
 
-    code = exchange(["index", str(catalog), *argv, "--out", str(tmp_path / "out")])
+    code = exchange(["index", str(catalog), *argv, "--out", str(tmp_path / "out"), "--local"])
     captured = capsys.readouterr()
     assert code == status and words in captured.out + captured.err
     assert not (tmp_path / "out").exists()

@@ -384,7 +384,8 @@ def _lock(world, tmp_path, capsys, monkeypatch, kind, command) -> None:
     args = {"release-check": ["release-check", where, "v0.1.0", "--lock", str(lock), "--format", "json"],
             "show": ["show", where, "v0.1.0", "--lock", str(lock), "--format", "json"],
             "upgrade-diff": ["upgrade-diff", where, "--lock", str(lock), "v1.0.0", "--format", "json"],
-            "index": ["index", where, "v0.1.0", "--lock", str(lock), "--out", str(tmp_path / "index")]}[command]
+            "index": ["index", where, "v0.1.0", "--lock", str(lock), "--out", str(tmp_path / "index"),
+                      "--local"]}[command]
     status, out, err = run(capsys, args)
     held(PASS if kind == NEAR else IO, status, out, err, "text" if command == "index" else "json")
     if kind != NEAR:
@@ -403,7 +404,7 @@ def _commit(world, tmp_path, capsys, file, kind, command) -> None:
                                       "--format", "json"],  # the trusted gate on a pull request's head
             "release-check": ["release-check", where, tag, "--format", "json"],
             "show": ["show", where, tag, "--format", "json"],
-            "index": ["index", where, tag, "--out", str(tmp_path / "index")],
+            "index": ["index", where, tag, "--out", str(tmp_path / "index"), "--local"],
             "upgrade-diff": ["upgrade-diff", where, "v0.1.0", target, "--format", "json"],
             "upgrade-diff from": ["upgrade-diff", where, tag, "v1.0.0", "--format", "json"]}[command]
     status, out, err = run(capsys, args)

@@ -16,6 +16,7 @@ host gives no forge link: the site's own copies of the files still serve every d
 
 from __future__ import annotations
 
+import os
 import re
 import urllib.parse
 from dataclasses import dataclass
@@ -115,3 +116,17 @@ def forge(address: str | None) -> GitHub | None:
 def commit_ok(commit: str) -> bool:
     """A full commit id (the only form a forge link is built from)."""
     return _COMMIT.fullmatch(commit) is not None
+
+
+_SCP_LIKE = re.compile(r"[^/]*:")
+"""git's scp-like remote, `[user@]host:path`: a colon before the first slash (git's own rule)."""
+
+
+def is_local(location: str) -> bool:
+    """Whether `location` names this machine's files (issue #34 item 8): a `file:` URL, an existing path, or
+    any location git reads as a path — not a URL with a scheme (`https://…`, `ssh://…`) and not scp-like
+    (`host:path`). A site built from one would publish this machine's directory, so `exchange index` writes
+    it only with `--address` (the public address replaces it) or `--local` (a preview)."""
+    if urllib.parse.urlsplit(location).scheme.lower() == "file" or os.path.exists(location):
+        return True
+    return "://" not in location and not _SCP_LIKE.match(location)

@@ -143,7 +143,9 @@ def build(location: str, tag: str, *, history: int | None, lock: Lock | None = N
     date = next((day for row_tag, day in releases if row_tag == tag), None)
     report = result.report
     assert result.state is not None and result.commit is not None  # a passing check records both
-    release = {"location": result.location, "address": address, "tag": result.tag, "commit": result.commit,
+    # the published index carries no local path (issue #34 item 8): with an address, the address is the location
+    release = {"location": address or result.location, "address": address, "tag": result.tag,
+               "commit": result.commit,
                "manifestDigest": result.state.manifest_digest, "date": date,
                "check": {"result": "pass", "history": report.history, "replayed": report.replayed,
                          "skipped": len(report.skipped)},

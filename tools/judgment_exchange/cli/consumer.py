@@ -210,8 +210,8 @@ def register(sub) -> None:
     show.set_defaults(run=cmd_show)
 
     index = sub.add_parser("index", help="a static index of one checked release: index.json and its pages (§7)",
-                           usage="exchange index LOCATION TAG --out DIR [--address URL] [--history N | --no-history] "
-                                 "[--lock FILE]")
+                           usage="exchange index LOCATION TAG --out DIR [--address URL | --local] [--history N | "
+                                 "--no-history] [--lock FILE]")
     index.add_argument("location", help="a local directory holding the catalog's repository, or a git URL")
     index.add_argument("tag", help="the release to check and index")
     index.add_argument("--out", required=True, metavar="DIR", help="a new or empty directory, or a previous index's "
@@ -219,6 +219,8 @@ def register(sub) -> None:
     index.add_argument("--address", metavar="URL", help="the catalog's public https address, shown wherever the "
                        "site names the catalog (the release-check command it gives); a GitHub repository's also "
                        "links each file at the release commit")
+    index.add_argument("--local", action="store_true", help="a preview from a local directory with no --address: "
+                       "the site names LOCATION, this machine's path, so it is not for publishing")
     index_hist = index.add_mutually_exclusive_group()
     index_hist.add_argument("--history", type=int, default=128, metavar="N", help="maxHistoryReleases, 1 to 128")
     index_hist.add_argument("--no-history", action="store_true", help="check form only: artifact-history-unchecked")
@@ -319,7 +321,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..browse import site
-    from ..browse.address import AddressRefused, checked_address
+    from ..browse.address import AddressRefused, checked_address, is_local
     from ..browse.card import CardUnreadable
     from ..browse.documents import DocumentUnreadable
     from ..browse.index import build
@@ -337,6 +339,12 @@ def cmd_index(args: argparse.Namespace) -> int:
         address = checked_address(args.address) if args.address is not None else None
     except AddressRefused as exc:  # the address itself is never repeated: it may hold what it should not
         print(f"{command}: --address: {exc}", file=sys.stderr)
+        return USAGE
+    if address is None and not args.local and is_local(args.location):  # issue #34 item 8
+        print(f"{command}: LOCATION is a local directory, and without --address the site would publish it (this "
+              "machine's path, in index.json's release.location and on every page): give --address URL, the "
+              "catalog's public https address, which the site names instead, or --local for a preview that is not "
+              "for publishing; nothing was written", file=sys.stderr)
         return USAGE
     out = Path(args.out)
     try:
@@ -374,5 +382,6 @@ def cmd_index(args: argparse.Namespace) -> int:
     copies = sum(len(found) for found in built.files.values())
     print(f"index of release {safe(result.tag)} of {safe(address or result.location)} at commit {result.commit} "
           f"(checked: pass) written to {safe(args.out)}: index.json, index.html, {pages} entry page(s) and "
-          f"{copies} entry file(s)")
+          f"{copies} entry file(s)" + ("; a local preview (--local): it names this machine's directory, not for "
+                                       "publishing" if address is None and args.local else ""))
     return PASS
