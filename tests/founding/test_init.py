@@ -377,3 +377,15 @@ def test_a_template_placeholder_without_a_value_or_a_stray_at_sign_pair_is_an_er
     with pytest.raises(planned.TemplateError):
         planned.fill("a @@ b", {})
     assert planned.fill("@@NAME@@ by @@TEAM@@", {"NAME": "x", "TEAM": "@a"}) == "x by @a"
+
+
+def test_attack_a_credential_in_the_path_above_dir_is_described_not_printed(tmp_path, capsys):
+    outer = tmp_path / "AKIAIOSFODNN7EXAMPLE"
+    GitRepo(outer)
+    status, out, err = init(capsys, outer / "catalog")
+    assert status == 1 and "docs/releasing.md" in err
+    assert "AKIAIOSFODNN7EXAMPLE" not in out + err
+    fresh = tmp_path / "AKIAIOSFODNN7EXAMPLF" / "catalog"
+    status, out, err = init(capsys, fresh)
+    assert status == 0, err
+    assert "AKIAIOSFODNN7EXAMPLF" not in out + err

@@ -16,6 +16,10 @@ def cmd_init(args: argparse.Namespace) -> int:
     grammar or no gate commit known, 1 refused (nothing written), 4 when writing fails."""
     from ..founding import BadInvocation, Refused, init
     from ..founding.gateref import release_tag
+    from ..quoting import cleared_text
+
+    def shown(text: object) -> str:  # a path the user chose: a credential's shape in it is described, not shown
+        return safe(cleared_text(str(text)))
 
     try:
         done = init(args.directory, args.owners, args.gate_ref, git=not args.no_git)
@@ -24,26 +28,26 @@ def cmd_init(args: argparse.Namespace) -> int:
         return USAGE
     except Refused as exc:
         for reason in exc.reasons:
-            print(f"exchange init: refused: {safe(reason)}", file=sys.stderr)
+            print(f"exchange init: refused: {shown(reason)}", file=sys.stderr)
         print("exchange init: nothing written", file=sys.stderr)
         return REFUSED
     except OSError as exc:
         print(f"exchange init: {safe_failure(exc)} (the files written so far are new ones: remove them, or the "
               "directory, before trying again)", file=sys.stderr)
         return IO
-    print(f"exchange init: a new catalog in {safe(done.root)}: {len(done.paths)} files"
+    print(f"exchange init: a new catalog in {shown(done.root)}: {len(done.paths)} files"
           + (", and git init -b main" if done.git_initialised else ""))
     for path in done.paths:
         print(f"  {path}")
     how = f"{release_tag()}, this package's own commit (Dependabot moves it)" if done.released \
         else "a commit given by --gate-ref (moved by hand: docs/init.md)"
     print(f"the workflows pin the gate's action at {done.ref}, {how}")
-    print("exchange check --catalog DIR passes on it now" if not args.no_git else
-          "exchange check --catalog DIR --no-history passes on it now (the history check reads a repository: "
-          "git init -b main)")
+    print(f"exchange check --catalog {shown(done.root)} passes on it now" if not args.no_git else
+          f"exchange check --catalog {shown(done.root)} --no-history passes on it now (the history check reads a "
+          "repository: git init -b main)")
     print("next, in the new catalog:")
     for step in done.next_steps:
-        print(f"  {safe(step)}")
+        print(f"  {shown(step)}")
     return PASS
 
 
