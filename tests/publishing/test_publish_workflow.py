@@ -409,3 +409,32 @@ def test_verify_refuses_a_commit_whose_init_says_no_single_version(origin_clone,
 def test_verify_refuses_a_tag_that_is_missing(origin_clone, tmp_path):
     status, out, _ = run_verify(origin_clone, "gate/v0.9.0", tmp_path)
     assert status != 0 and "does not resolve to a commit" in out, out
+
+
+# --- what reads a gate tag: nothing of the catalog's history -------------------------------------------
+
+
+def test_section_3s_grammar_never_reads_a_gate_tag():
+    """RFC 0019 §3's release-tag grammar, as the gate and its history read tags: a `gate/vX.Y.Z` tag is no
+    catalog release (never unrecorded, never above a release); its near miss `vX.Y.Z` is one."""
+    from judgment_exchange.catalog.grammar import RELEASE_TAG
+    from judgment_exchange.history import release_key
+
+    for tag in ("gate/v0.2.0", "gate/v1.2.3"):
+        assert RELEASE_TAG.fullmatch(tag) is None and release_key(tag) is None, tag
+    assert RELEASE_TAG.fullmatch("v1.2.3") and release_key("v1.2.3") is not None
+
+
+# --- docs/publishing.md names what PyPI's trusted publisher matches ------------------------------------
+
+DOCS = REPO / "docs" / "publishing.md"
+
+
+def test_the_docs_trusted_publisher_is_this_workflow():
+    """The pending publisher's fields in docs/publishing.md are this workflow's file name and its publish
+    job's environment: a rename of either fails here before it fails on PyPI."""
+    rows = dict(re.findall(r"^\|\s*([A-Za-z ]+?)\s*\|\s*`([^`]+)`\s*\|\s*$", DOCS.read_text(encoding="utf-8"), re.M))
+    assert rows.get("Workflow name") == PUBLISH.name
+    assert rows.get("Environment name") == _load(PUBLISH)["jobs"]["publish"]["environment"]["name"]
+    assert rows.get("Owner") == "Judgment-Pack" and rows.get("Repository name") == "judgment-pack-exchange"
+    assert rows.get("PyPI project name") == "judgment-pack-exchange"
