@@ -20,10 +20,25 @@ from ..textsafe import escape
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 
 
+class _Subcommands(argparse._SubParsersAction):
+    """A subcommand's own parser refuses what it does not know (issue #34 item 7): argparse hands an unknown
+    flag after a subcommand up to the top-level parser, whose usage names no option of the subcommand."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        super().__call__(parser, namespace, values, option_string)
+        extra = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)
+        if extra:
+            self._name_parser_map[values[0]].error(f"unrecognized arguments: {' '.join(extra)}")
+
+
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", _Subcommands)
+
     def error(self, message: str) -> None:  # bad invocation is exit 3, never argparse's 2
         self.print_usage(sys.stderr)
-        print(f"{self.prog}: {message}", file=sys.stderr)
+        print(f"{self.prog}: {safe(message)}", file=sys.stderr)
         raise SystemExit(USAGE)
 
 

@@ -58,6 +58,29 @@ def enclosing_work_tree(path: str) -> str | None:
     return str(root)
 
 
+NO_REPOSITORY_FIX = ("A catalog's releases are its git repository's (RFC 0019 §7), and this directory is in none: to "
+                     "start a catalog here, run `git init` in the catalog's directory (then commit it); to work on "
+                     "an existing catalog, work in your clone of it (git clone URL). `exchange check --no-history` "
+                     "checks the rest meanwhile.")
+"""The fix of a catalog in no git repository at all (issue #34 item 7): not "fetch every release tag"."""
+
+
+def in_no_repository(path: str) -> bool:
+    """True when the directory `path` is in no git repository: no `.git` of any kind there, and none found in a
+    directory above it (a broken `.git` is a repository git cannot read: the history check says so)."""
+    if os.path.lexists(os.path.join(path, ".git")):
+        return False
+    import git
+
+    try:
+        git.Repo(path, search_parent_directories=True).close()
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report, change=None) -> None:
     """Upgrade keys and artifact history against every previous release (no form-only fallback). For a
     pull request (`options.base`; `change` its comparison, repository/pullrequest.Change) everything keys
@@ -95,6 +118,14 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
             return
     from ..history import check_history
 
+    if in_no_repository(repository):  # no history to read at all: say so, and how a catalog gets one
+        from ..codes.history import ARTIFACT_HISTORY_INVALID
+
+        report.refusals.append(Refusal(ARTIFACT_HISTORY_INVALID, None, "the catalog's directory is not a git "
+                                       "repository, nor inside one: it has no release history to read",
+                                       fix=NO_REPOSITORY_FIX))
+        report.history = "checked"
+        return
     enclosing = enclosing_work_tree(repository)
     if enclosing is not None:
         report.history = "skipped"
