@@ -1,7 +1,7 @@
 """Every refusal and finding code the project reports, in one registry (issue #9 item 5).
 
 Each area's table of `Code` records is a module of this package (codes/catalog.py, dialect.py, verifier.py,
-history.py, repository.py, authoring.py, scan.py; the scan's shapes in codes/shapes.py), low in the layers so
+history.py, repository.py, authoring.py, scan.py, signing.py; the scan's shapes in codes/shapes.py), low in the layers so
 that `refusal` (below every area) can give a refusal its fix: an area imports its codes from here, never the
 reverse (issue #29; the import contract in pyproject.toml). `REGISTRY` joins them. docs/codes.md is generated from it:
 `python -m judgment_exchange.codes --write` rewrites the page, `--check` exits 1 when it is stale
@@ -21,9 +21,10 @@ from .dialect import RECORDS as DIALECT
 from .history import RECORDS as HISTORY
 from .repository import RECORDS as REPOSITORY
 from .scan import RECORDS as SCAN
+from .signing import RECORDS as SIGNING
 from .verifier import RECORDS as VERIFIER
 
-REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **AUTHORING, **REPOSITORY, **HISTORY, **SCAN}
+REGISTRY: dict[str, Code] = {**VERIFIER, **DIALECT, **CATALOG, **AUTHORING, **REPOSITORY, **HISTORY, **SCAN, **SIGNING}
 """Every code's record; a code both the dialect checker and the verifier give keeps the checker's."""
 
 ALL: dict[str, str] = {code: record.section for code, record in REGISTRY.items()}
@@ -37,6 +38,7 @@ AREAS: dict[str, dict[str, Code]] = {
     "the repository's rules (a pull request, its sign-off, skips.json, the verifier pin; RFC 0019 §§4, 6)": REPOSITORY,
     "release history (RFC 0019 §§3, 7)": HISTORY,
     "the scans (RFC 0019 §§4, 6)": SCAN,
+    "signed releases (issue #36: release-signers, a release tag's SSH signature, the chain of signer sets)": SIGNING,
 }
 
 DOC = "docs/codes.md"
