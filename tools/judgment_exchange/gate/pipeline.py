@@ -27,6 +27,7 @@ from ..catalog.pinned import held, pinned_entry
 from .pool import check_entries, workers_for
 from .replay import name_edited, reader_for, replay_entry, rerecord_changed, unreplayed_notes
 from ..repository.skips import acknowledge
+from ..signing.signers import check_signers_file
 
 if TYPE_CHECKING:
     from ..history.model import Retained
@@ -262,6 +263,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     report.refusals += manifest.refusals
     if options.scan:  # manifest.json to the same scan as every entry's files (issue #11 item 2)
         report.refusals += scan_manifest(tree)
+    report.refusals += check_signers_file(tree)  # release-signers in its form, when the catalog has one (issue #36)
     if manifest.readable:
         report.refusals += check_rows(manifest, checks)
     report.timed("manifest", started)

@@ -24,10 +24,14 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..codes.signing import RELEASE_SIGNERS_MALFORMED
 from ..keys import key_refusal
 from ..refusal import Refusal
+
+if TYPE_CHECKING:
+    from ..tree import Tree
 
 SIGNERS_FILE = "release-signers"
 """The signers file's path at a catalog's root (a gate file by repository/zone's allowlist)."""
@@ -175,3 +179,28 @@ def read_signers(data: bytes, path: str = SIGNERS_FILE) -> Signers | Refusal:
     if not found:
         return _refused("the file holds no key: a signers file lists at least one", path)
     return Signers(tuple(found))
+
+
+def signers_at(tree: "Tree", path: str = SIGNERS_FILE) -> Signers | Refusal | None:
+    """The signers file of a catalog tree: None when it has none, its set, or `release-signers-malformed` (not a
+    regular file, over 64 KiB — unread —, unreadable, or outside the form)."""
+    from ..tree import FILE, MISSING, TooLarge, TreeError, kind_text
+
+    try:
+        node = tree.stat(path)
+        if node.kind == MISSING:
+            return None
+        if node.kind != FILE:
+            return _refused(f"{path} is {kind_text(node.kind)}, not a regular file", path)
+        data = tree.read(path, MAX_BYTES)
+    except TooLarge as exc:
+        return _refused(f"{exc.size} bytes, over the bound of {MAX_BYTES} bytes", path)
+    except TreeError as exc:
+        return _refused(f"the file cannot be read ({exc})", path)
+    return read_signers(data, path)
+
+
+def check_signers_file(tree: "Tree") -> list[Refusal]:
+    """The gate's phase (every pull request and push): a catalog's release-signers, when it has one, in its form."""
+    found = signers_at(tree)
+    return [found] if isinstance(found, Refusal) else []
