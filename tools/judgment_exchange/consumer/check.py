@@ -66,28 +66,47 @@ STOPPING: dict[str, str] = {
                           "dialectDigest, outputDigest, its fixture list) was checked",
     "manifest-over-bound": "manifest.json is over its bound and was not read: none of this entry's manifest pins "
                            "(entryDigest, dialectDigest, outputDigest, its fixture list) was checked",
+    "file-unreadable": "manifest.json is not a file that could be read (a directory, a symlink or a submodule): none "
+                       "of this entry's manifest pins (entryDigest, dialectDigest, outputDigest, its fixture list) "
+                       "was checked",
     "artifact-history-invalid": "the release history could not be read whole: this entry's artifact pair and "
                                 "upgrade keys were not held to the previous releases",
     "release-ledger-invalid": "the release ledger could not be read: no previous release was read to hold this "
                               "entry's artifact pair and upgrade keys to",
+    "skips-malformed": "skips.json could not be read: the acknowledgement of this entry's skipped fixture was not "
+                       "read",
 }
-"""The refusals that stop the entry checks (issue #25 item 4): after one of them no entry is `pass`, since what
-it stopped was part of that entry's check. Every other refusal either names its entry or leaves each entry's
-own checks whole (a manifest row out of order, a stray file): those entries keep `pass` beside the import's
-`fail`."""
+"""The refusals that stop the entry checks (issue #25 item 4, issue #34 item 5): after one of them no entry it
+stops is `pass`, since what it stopped was part of that entry's check. `file-unreadable` stops them only when it
+is manifest.json's (STOPPING_PATH: of an entry's own file it names that entry); `skips-malformed` stops only an
+entry with a skipped fixture (SOME_ENTRIES: an entry whose every fixture replayed needs no acknowledgement).
+Every other refusal either names its entry or leaves each entry's own checks whole (a manifest row out of
+order, a stray file): those entries keep `pass` beside the import's `fail`."""
+STOPPING_PATH = {"file-unreadable": "manifest.json"}
+SOME_ENTRIES = {"skips-malformed": "skipped"}
+
+
+def stops(refusal: Refusal) -> bool:
+    """Whether `refusal` is one that stops the entry checks (STOPPING, on STOPPING_PATH's file where it names one)."""
+    if refusal.code not in STOPPING:
+        return False
+    path = STOPPING_PATH.get(refusal.code)
+    return path is None or refusal.path == path
 
 
 def entry_results(report: Report) -> list[dict]:
     """`ReleaseCheck.results` for a gate's report."""
-    stopped = list(dict.fromkeys(r.code for r in report.refusals if r.code in STOPPING))
-    refused = {r.entry for r in report.refusals if r.code not in STOPPING}
-    reason = "; ".join(STOPPING[code] for code in stopped)
+    stopped = list(dict.fromkeys(r.code for r in report.refusals if stops(r)))
+    refused = {r.entry for r in report.refusals if not stops(r)}
+    skipped = {s.entry for s in report.skipped}
     out = []
     for entry_id in report.checked:
+        mine = [code for code in stopped if code not in SOME_ENTRIES or entry_id in skipped]
         if entry_id in refused:
             out.append({"id": entry_id, "result": "refused"})
-        elif stopped:
-            out.append({"id": entry_id, "result": NOT_CHECKED, "stoppedBy": stopped, "reason": reason})
+        elif mine:
+            out.append({"id": entry_id, "result": NOT_CHECKED, "stoppedBy": mine,
+                        "reason": "; ".join(STOPPING[code] for code in mine)})
         else:
             out.append({"id": entry_id, "result": "pass"})
     return out
@@ -213,7 +232,7 @@ def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int
     retained = retained_of(lock, commit)
     options = GateOptions(entries=entries or [], history=history is not None, repository=str(path),
                           release_tag=tag, max_history=history, spdx=False,  # §3's grammar; the list only notes
-                          retained=retained)
+                          retained=retained, side_releases=False)  # the tag's own history (issue #34 item 3)
     try:
         report = check_catalog(GitTree(repo, commit), options)
     except (TreeError, CatalogUnreadable) as exc:
