@@ -389,3 +389,13 @@ def test_attack_a_credential_in_the_path_above_dir_is_described_not_printed(tmp_
     status, out, err = init(capsys, fresh)
     assert status == 0, err
     assert "AKIAIOSFODNN7EXAMPLF" not in out + err
+
+
+def test_no_git_on_path_is_exit_4_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    from judgment_exchange.founding import write
+
+    monkeypatch.setattr(write.shutil, "which", lambda name: None)
+    root = tmp_path / "acme-catalog"
+    status, _, err = init(capsys, root)
+    assert status == 4 and "--no-git" in err and not root.exists()
+    assert init(capsys, root, "@acme", "--no-git")[0] == 0  # the near miss: --no-git needs no git

@@ -32,8 +32,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         print("exchange init: nothing written", file=sys.stderr)
         return REFUSED
     except OSError as exc:
-        print(f"exchange init: {safe_failure(exc)} (the files written so far are new ones: remove them, or the "
-              "directory, before trying again)", file=sys.stderr)
+        print(f"exchange init: {safe_failure(exc)} (any file init wrote is a new one: remove those it wrote "
+              "before trying again)", file=sys.stderr)
         return IO
     print(f"exchange init: a new catalog in {shown(done.root)}: {len(done.paths)} files"
           + (", and git init -b main" if done.git_initialised else ""))

@@ -12,6 +12,7 @@ commits nothing: `Initialised.next_steps` are the commands and settings left to 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +188,8 @@ def init(directory: str | os.PathLike[str], owners: str, gate_ref: str | None = 
     if reasons:
         raise Refused(reasons)
     in_repository = os.path.lexists(os.path.join(root, ".git"))
+    if git and not in_repository and shutil.which("git") is None:  # said before anything is written
+        raise OSError("git is not on PATH: install git, or pass --no-git")
     os.makedirs(root, exist_ok=True)
     for path, data in planned.items():
         parts = path.split("/")
