@@ -28,6 +28,8 @@ from ruamel.yaml import YAML
 from .support.paths import REPO, SHARED, shared_missing
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
+ACTIONS = sorted((REPO / ".github" / "actions").glob("*/action.y*ml"))
+"""The repository's own composite actions (the gate's, issue #33 item 2): their `uses:` are held like the workflows'."""
 LOCK = REPO / "requirements.txt"
 LOCK_INPUT = REPO / "requirements.in"
 BUILD_LOCK = REPO / "requirements-build.txt"
@@ -60,17 +62,29 @@ GOOD_CHECKOUT = "uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683
 # --- actions -------------------------------------------------------------------------------------------
 
 
-def _uses_values(node: Any) -> Iterator[tuple[str, int]]:
-    """Every `uses:` value in a round-trip-loaded workflow, with the 0-based line its value is on."""
+def _uses_values(node: Any, checkouts: tuple[str, ...] = ()) -> Iterator[tuple[str, int, tuple[str, ...]]]:
+    """Every `uses:` value in a round-trip-loaded workflow or action, with the 0-based line its value is on and
+    the `path:` of each checkout an earlier step of the same steps list made."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "uses" and isinstance(value, str):
-                yield value, node.lc.value(key)[0]
+                yield value, node.lc.value(key)[0], checkouts
+            elif key == "steps" and isinstance(value, list):
+                seen: list[str] = []
+                for step in value:
+                    yield from _uses_values(step, tuple(seen))
+                    if isinstance(step, dict) and str(step.get("uses", "")).startswith("actions/checkout@"):
+                        path = str((step.get("with") or {}).get("path") or "").strip("/")
+                        if path:
+                            seen.append(path)
             else:
-                yield from _uses_values(value)
+                yield from _uses_values(value, checkouts)
     elif isinstance(node, list):
         for item in node:
-            yield from _uses_values(item)
+            yield from _uses_values(item, checkouts)
+
+
+_LOCAL = re.compile(r"\./(?P<checkout>[A-Za-z0-9_.-]+)/(?P<rest>[A-Za-z0-9_./-]+)")
 
 
 _ACTION = re.compile(r"(?P<action>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)(?:/[^@\s]+)?@(?P<ref>\S+)")
@@ -78,12 +92,30 @@ _COMMIT = re.compile(r"[0-9a-f]{40}")
 _VERSION_COMMENT = re.compile(r"\s+#\s*(?P<version>v\d+\.\d+\.\d+)\s*")
 
 
-def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS) -> list[str]:
-    """Why a workflow's `uses:` lines are not each `owner/repo@<40-hex commit> # vX.Y.Z` from `pins`."""
+GATE_ACTION = "Judgment-Pack/judgment-pack-exchange/.github/actions/gate"
+_GATE_COMMENT = re.compile(r"\s+#\s*(?:gate/v\d+\.\d+\.\d+|[0-9a-f]{40})\s*")
+
+
+def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS, gate_ref: str | None = None) -> list[str]:
+    """Why a workflow's `uses:` lines are not each `owner/repo@<40-hex commit> # vX.Y.Z` from `pins`, or a local
+    action inside one of its job's own checkouts (`./base/…` after the checkout with `path: base`), or, where
+    `gate_ref` is given (a catalog `exchange init` wrote), the gate's action at that commit with a `# gate/vX.Y.Z`
+    (or `# <commit>`) comment."""
     lines = text.splitlines()
     problems = []
-    for value, line_no in _uses_values(YAML(typ="rt", pure=True).load(text)):
+    for value, line_no, checkouts in _uses_values(YAML(typ="rt", pure=True).load(text)):
         where = f"line {line_no + 1}: uses: {value}"
+        if value.startswith("./"):
+            local = _LOCAL.fullmatch(value)
+            if not local or ".." in value.split("/") or local["checkout"] not in checkouts:
+                problems.append(f"{where}: a local action outside every checkout an earlier step of its job made")
+            continue
+        if gate_ref is not None and value.startswith(GATE_ACTION + "@"):
+            line = lines[line_no]
+            rest = line[line.find(value) + len(value):] if value in line else ""
+            if value != f"{GATE_ACTION}@{gate_ref}" or not _GATE_COMMENT.fullmatch(rest):
+                problems.append(f"{where}: expected {GATE_ACTION}@{gate_ref} # gate/vX.Y.Z")
+            continue
         match = _ACTION.fullmatch(value)
         if not match:
             problems.append(f"{where}: not owner/repo@ref")
@@ -115,9 +147,10 @@ def test_there_are_workflows_and_actions_to_check():
     texts = [path.read_text(encoding="utf-8") for path in WORKFLOWS]
     assert texts, "no .github/workflows/*.yml found"
     assert any(list(_uses_values(YAML(typ="rt", pure=True).load(t))) for t in texts), "no workflow has a uses:"
+    assert [p.parent.name for p in ACTIONS] == ["gate"]
 
 
-@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WORKFLOWS + ACTIONS, ids=lambda p: p.name if p in WORKFLOWS else p.parent.name)
 def test_attack_moved_action_tag_runs_code_in_ci(path: Path):
     """An action pinned by tag runs whatever commit its tag is moved to; a commit cannot be moved."""
     problems = action_pin_problems(path.read_text(encoding="utf-8"))
@@ -141,6 +174,39 @@ def test_the_action_pin_checker_refuses_near_misses():
     for step, reason in near_misses.items():
         problems = action_pin_problems(_workflow(step))
         assert len(problems) == 1 and reason in problems[0], (step, problems)
+
+
+CHECKOUT_BASE = GOOD_CHECKOUT + "\n        with: {path: base, persist-credentials: false}"
+
+
+def test_a_local_action_is_admitted_only_inside_an_earlier_checkout_of_its_job():
+    def steps(*lines: str) -> str:
+        return "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n" + "".join(f"      - {s}\n" for s in lines)
+
+    assert action_pin_problems(steps(CHECKOUT_BASE, "uses: ./base/.github/actions/gate")) == []
+    near_misses = [
+        steps("uses: ./base/.github/actions/gate", CHECKOUT_BASE),                   # before its checkout
+        steps(CHECKOUT_BASE, "uses: ./change/.github/actions/gate"),                 # no such checkout
+        steps(CHECKOUT_BASE, "uses: ./.github/actions/gate"),                        # the workspace's root
+        steps(CHECKOUT_BASE, "uses: ./base/../base/.github/actions/gate"),           # out and back
+        steps(GOOD_CHECKOUT, "uses: ./base/.github/actions/gate"),                   # the checkout at the root
+        steps(CHECKOUT_BASE) + "  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./base/.github/actions/gate\n",
+    ]
+    for text in near_misses:
+        problems = action_pin_problems(text)
+        assert len(problems) == 1 and "a local action outside every checkout" in problems[0], (text, problems)
+
+
+def test_the_gate_action_is_admitted_at_the_ref_given_alone():
+    ref = "0123456789abcdef" * 2 + "01234567"
+    good = _workflow(f"uses: {GATE_ACTION}@{ref} # gate/v1.2.3")
+    assert action_pin_problems(good, gate_ref=ref) == []
+    assert action_pin_problems(_workflow(f"uses: {GATE_ACTION}@{ref} # {ref}"), gate_ref=ref) == []
+    assert "no `# vX.Y.Z` version comment" in action_pin_problems(good)[0]  # not without gate_ref: never here
+    for step in (f"uses: {GATE_ACTION}@{'f' * 40} # gate/v1.2.3", f"uses: {GATE_ACTION}@{ref}",
+                 f"uses: {GATE_ACTION}@{ref} # v1.2.3", f"uses: {GATE_ACTION}@gate/v1.2.3 # gate/v1.2.3"):
+        problems = action_pin_problems(_workflow(step), gate_ref=ref)
+        assert len(problems) == 1 and "expected Judgment-Pack/" in problems[0], (step, problems)
 
 
 def test_a_tag_pinned_reusable_workflow_is_refused_too():
@@ -433,6 +499,9 @@ def dependabot_problems(config: Any) -> list[str]:
             problems.append(f"no {ecosystem} update")
         elif update.get("directory") != "/" or update["schedule"]["interval"] != "weekly":
             problems.append(f"{ecosystem}: expected directory \"/\" and a weekly schedule")
+    for update in config["updates"]:  # issue #38 item 6: zizmor's dependabot-cooldown
+        if not (update.get("cooldown") or {}).get("default-days"):
+            problems.append(f"{update['package-ecosystem']}: no cooldown (default-days)")
     return problems
 
 
@@ -442,8 +511,9 @@ def test_dependabot_keeps_the_actions_and_the_lock_current():
 
 
 def test_the_dependabot_check_refuses_near_misses():
-    def update(ecosystem: str, interval: str = "weekly") -> dict:
-        return {"package-ecosystem": ecosystem, "directory": "/", "schedule": {"interval": interval}}
+    def update(ecosystem: str, interval: str = "weekly", days: int | None = 7) -> dict:
+        return {"package-ecosystem": ecosystem, "directory": "/", "schedule": {"interval": interval},
+                **({"cooldown": {"default-days": days}} if days else {})}
 
     assert dependabot_problems({"version": 2, "updates": [update("github-actions"), update("pip")]}) == []
     assert dependabot_problems({"version": 2, "updates": [update("github-actions")]}) == ["no pip update"]
@@ -451,3 +521,5 @@ def test_the_dependabot_check_refuses_near_misses():
     assert dependabot_problems({"version": 2, "updates": [update("github-actions"), update("pip", "monthly")]}) == [
         'pip: expected directory "/" and a weekly schedule']
     assert dependabot_problems({"version": 1, "updates": [update("github-actions"), update("pip")]})  # the schema
+    assert dependabot_problems({"version": 2, "updates": [update("github-actions", days=None), update("pip")]}) == [
+        "github-actions: no cooldown (default-days)"]

