@@ -128,7 +128,8 @@ def refusals(root: str, paths: list[str]) -> list[str]:
             full = os.path.join(root, *parts[:depth])
             if parent not in seen and os.path.lexists(full) and (os.path.islink(full) or not os.path.isdir(full)):
                 seen.add(parent)
-                found.append(f"{parent} already exists and is not a directory")
+                found.append(f"{parent} already exists and is not a directory"
+                             + (" (a symbolic link, never followed)" if os.path.islink(full) else ""))
         if os.path.lexists(os.path.join(root, *parts)) and path not in seen:
             seen.add(path)
             found.append(f"{path} already exists")
