@@ -1,0 +1,1 @@
+"""The gate as pre-commit hooks (issue #33 item 3; docs/precommit.md)."""
