@@ -221,42 +221,48 @@ def test_catalog_that_never_had_a_ledger_reads_its_tags(tmp_path: Path) -> None:
     assert _codes(repo) == ([], "checked")  # the near miss of release-ledger-missing
 
 
-# --- item 2: only main's releases count ---------------------------------------------------------------
+# --- item 2: main's releases make the ledger; §7 counts every release tag (issue #34 item 3) ----------------
 
 
-def test_side_branch_tag_is_ignored_not_a_refusal(released) -> None:
+def test_side_branch_tag_whose_pairs_agree_is_a_previous_release_not_a_refusal(released) -> None:
+    repo, _ = released
+    repo.git("branch", "side", "HEAD~1")
+    side = _amend(repo, repo.rev("side"), {"manifest.json": MANIFEST_A})
+    repo.git("tag", "v9.0.0", side)
+    result = check_history(str(repo.path), [])
+    assert (result.refusals, result.status, result.releases) == ([], "checked", ["v0.1.0", "v0.2.0", "v9.0.0"])
+    assert result.notes == [result.notes[0]] and "3 previous release(s), 1 off main (v9.0.0)" in result.notes[0]
+
+
+def test_side_branch_tag_with_a_malformed_manifest_refuses_main_but_not_a_consumers_check(released) -> None:
+    """RFC 0019 §7: every tag in the grammar that resolves to a commit is a previous release, and a malformed
+    previous manifest refuses; a consumer's check of one tag (side_releases=False) reads its own history."""
     repo, _ = released
     repo.git("branch", "side", "HEAD~1")
     side = _amend(repo, repo.rev("side"), {"manifest.json": b"not json"})
     repo.git("tag", "v9.0.0", side)
-    result = check_history(str(repo.path), [])
-    assert (result.refusals, result.status) == ([], "checked")
-    assert len(result.notes) == 1 and "tag v9.0.0 " in result.notes[0]
+    assert _codes(repo) == (["artifact-history-invalid"], "checked")
+    result = check_history(str(repo.path), [], side_releases=False)
+    assert (result.refusals, result.status, result.releases) == ([], "checked", ["v0.1.0", "v0.2.0"])
+    assert len(result.notes) == 1 and "tag v9.0.0 " in result.notes[0] and "ignored" in result.notes[0]
 
 
-def test_side_branch_tag_without_a_ledger_is_ignored_not_a_refusal(tmp_path: Path) -> None:
+def test_side_branch_tag_without_a_ledger_is_a_previous_release(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "c")
     main = repo.snapshot({"manifest.json": MANIFEST_A})
     repo.tag("v0.1.0")
     side = _amend(repo, main, {"manifest.json": b"not json"})
     repo.git("tag", "v0.2.0", side)
     result = check_history(str(repo.path), [])
+    assert sorted(r.code for r in result.refusals) == ["artifact-history-invalid"]
+    result = check_history(str(repo.path), [], side_releases=False)
     assert (result.refusals, result.releases) == ([], ["v0.1.0"])
     assert len(result.notes) == 1 and "tag v0.2.0 " in result.notes[0]
-
-
-def test_main_is_origin_main_when_there_is_no_local_main(released, tmp_path: Path) -> None:
-    repo, _ = released
-    clone = tmp_path / "clone"
-    handle = git.Repo.clone_from(str(repo.path), str(clone))
-    handle.git.checkout("--detach", "HEAD~1")
-    handle.git.branch("-D", "main")
-    handle.close()
-    result = check_history(str(clone), [])
+    repo.git("tag", "-d", "v0.2.0")
+    repo.git("tag", "v0.2.0", _amend(repo, main, {"manifest.json": MANIFEST_B}))  # the near miss: a valid manifest
+    result = check_history(str(repo.path), [])
     assert (result.refusals, result.releases) == ([], ["v0.1.0", "v0.2.0"])
-
-
-# --- item 3: git objects read strictly ----------------------------------------------------------------
+    assert len(result.notes) == 1 and "2 previous release(s), 1 off main (v0.2.0)" in result.notes[0]
 
 
 def _amend(repo: GitRepo, parent: str, files: dict[str, bytes]) -> str:

@@ -146,10 +146,14 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
     # (most of the latest one) are not parsed again (issue #20)
     entries_read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
+    # a plain check of a working tree (no --base, --commit or --release-tag) judges a HEAD behind main or off
+    # it against the merge base, as --base auto does (issue #34 items 1, 2)
+    plain = change is None and not options.base and options.release_tag is None and options.retained is None \
+        and getattr(tree, "commit", None) is None
     result = check_history(repository, entries, release_tag=options.release_tag, base=options.base,
                            max_releases=options.max_history, ledger=ledger, anchor=getattr(tree, "commit", None),
                            base_ledger=base_ledger, manifest=manifest, main=main, entries_read=entries_read,
-                           retained=options.retained)
+                           retained=options.retained, side_releases=options.side_releases, plain=plain)
     report.history = result.status
     report.refusals += result.refusals
     report.notes += result.notes

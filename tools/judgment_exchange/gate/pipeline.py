@@ -63,6 +63,11 @@ class GateOptions:
     retained: Retained | None = None
     """A previous release the consumer holds apart from the tags: its lock's (history/model.py `Retained`;
     consumer/check.py; issue #25 item 3). Read as a previous release with `history`, and alone without it."""
+    side_releases: bool = True
+    """Count a release tag whose commit is off main's first-parent history, below the release being made, as a
+    previous release for artifact identity and upgrade keys (RFC 0019 §7; issue #34 item 3): the catalog's
+    own gate and `exchange release`. False for a consumer's check of one tag (`release-check`, `upgrade-diff`,
+    `show`, `index`, `conformance consume`), which reads the tag's own first-parent history and its lock."""
     pin: str = "base"
     """With `base`: whose verifier-pin.json names the reader: `base` (the base's; the default) or `change`
     (the checked tree's own, for a maintainer reviewing a pin move; docs/trust.md)."""

@@ -9,9 +9,9 @@ from ..refusal import Refusal
 from ..tree import ReleaseTree, TooLarge, TreeError
 from ..codes.history import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from .ledger import LEDGER, LEDGER_MAX_BYTES
-from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, resolve_main
+from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, plain_base, resolve_main, side_note
 from .identity import history_artifact_refusals_of
-from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoryResult, Release, Retained
+from .model import CHECKED, NO_RELEASES, CurrentEntry, Facts, HistoryResult, Release, Retained
 from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
 from .upgrade import latest_released, upgrade_refusals_of
@@ -45,6 +45,8 @@ def check_history(
     main: tuple[str, str] | None = None,
     entries_read: dict[str, object] | None = None,
     retained: Retained | None = None,
+    side_releases: bool = True,
+    plain: bool = False,
 ) -> HistoryResult:
     """Hold the candidate release's upgrade keys and artifact pairs to every previous release (§§3, 7).
 
@@ -62,6 +64,14 @@ def check_history(
     consumer's lock, §7): held to its manifestDigest and read as one more previous release, whatever the
     checked commit's ancestry (`_retained_release`; issue #25 item 3).
 
+    `side_releases` (the gate, `exchange release`): a tag in the grammar below the release being made whose
+    commit is off main's first-parent history is a previous release too, for artifact identity and upgrade
+    keys (RFC 0019 §7: "wherever its commit is"; issue #34 item 3); a consumer's check of one tag passes
+    False and reads the tag's own first-parent history alone. Upgrade notes (`released`) key by main's
+    ledger only. `plain`: a plain `exchange check` of a working tree (no --base, --commit or --release-tag):
+    a HEAD that is not main's tip and does not descend from it has its ledger judged against the merge base
+    of HEAD and main, as `--base auto` judges it (mainline.plain_base; issue #34 items 1, 2).
+
     The cyclic garbage collector is paused while the history is read (issue #20): the walk makes many
     long-lived objects and no cycles, so the collections their number sets off would find nothing and
     cost a sixth of the walk's time. It is left as the caller had it.
@@ -73,7 +83,8 @@ def check_history(
     try:
         return _check_history(repo_path, current, release_tag=release_tag, max_releases=max_releases, ledger=ledger,
                               anchor=anchor, base_ledger=base_ledger, manifest=manifest, main=main,
-                              entries_read=entries_read, retained=retained)
+                              entries_read=entries_read, retained=retained, side_releases=side_releases,
+                              plain=plain)
     finally:
         if collecting:
             gc.enable()
@@ -83,7 +94,8 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
                    max_releases: int | None, ledger: bytes | None | object, anchor: str | None,
                    base_ledger: tuple[bytes | None] | None, manifest: bytes | None,
                    main: tuple[str, str] | None, entries_read: dict[str, object] | None,
-                   retained: Retained | None = None) -> HistoryResult:
+                   retained: Retained | None = None, side_releases: bool = True,
+                   plain: bool = False) -> HistoryResult:
     if release_tag is not None and release_key(release_tag) is None:
         return HistoryResult(
             CHECKED, [Refusal(RELEASE_TAG_INVALID, None, f"{release_tag!r} is not a tag in §3's release-tag grammar")]
@@ -105,19 +117,29 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
         else:  # one idea of main (issue #26 item 1), said once when there was a choice
             chosen = resolve_main(repo, store)
             tip, tip_name = chosen.tip, chosen.name
-            notes = notes + ([chosen.note] if chosen.note else [])
+            started = plain_base(repo, store, chosen, ledger) if plain and release_tag is None else None
+            if started is not None:  # a stale clone, or a branch not on main's tip (issue #34 items 1, 2)
+                base_ledger = (started.ledger,)
+                notes = notes + [started.note]  # in place of the note on which main was read
+            else:
+                notes = notes + ([chosen.note] if chosen.note else [])
         if ledger is TIP:
             blob = ReleaseTree(store, tip, tip_name).blob_id(LEDGER) if tip is not None else None
             ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)
         walk = Walk(store, entries_read)  # one reading of each manifest serves the ledger's check and the walk
         held = hold_ledger(store, tags, ledger, tip=tip, tip_name=tip_name, release_tag=release_tag,
-                           base_ledger=base_ledger, manifest=manifest, manifest_digest_of=walk.manifest_digest)
+                           base_ledger=base_ledger, manifest=manifest, manifest_digest_of=walk.manifest_digest,
+                           side_releases=side_releases)
         if held is None:
-            releases, refusals, more = _tags_on_main(store, tags, tip, tip_name, release_tag)
+            releases, refusals, more, side = _tags_on_main(store, tags, tip, tip_name, release_tag, side_releases)
             notes = notes + more
             previous = previous_releases(releases, release_tag)
         else:
-            refusals, notes, previous = held.refusals, notes + held.notes, held.previous
+            refusals, notes, previous, side = held.refusals, notes + held.notes, held.previous, held.side
+        on_main = {release.tag for release in previous}
+        if side:  # previous releases off main (RFC 0019 §7; issue #34 item 3), in tag order with main's
+            previous = sorted([*previous, *side], key=lambda release: release.version)
+            notes = notes + [side_note(len(previous), side)]
         if retained is not None:  # one more previous release, held to what was retained (issue #25 item 3)
             extra, unread = _retained_release(store, walk, retained, previous)
             refusals, previous = list(refusals) + unread, list(previous) + extra
@@ -145,6 +167,8 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
     if history.manifests_read:
         refusals += upgrade_refusals_of(current, facts, len(previous))
     status = CHECKED if previous else NO_RELEASES
+    if side:  # an upgrade note is keyed by main's releases only (issue #34 item 3)
+        facts = Facts({key: [tag for tag in tags if tag in on_main] for key, tags in facts.entries.items()})
     return HistoryResult(status, refusals, [r.tag for r in previous], notes, latest_released(facts))
 
 
@@ -199,13 +223,16 @@ def _retained_release(store: ObjectStore, walk: Walk, retained: Retained,
     return [Release(retained.name, release_key(retained.tag), retained.commit)], []
 
 
-def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None):
+def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None,
+                  side_releases: bool = False):
     """A catalog without a ledger: its releases are the tags on main's first-parent history (item 2);
     a release commit holding releases.json means the ledger was removed (release-ledger-missing). With
-    `release_tag`, tags above it are out of scope: noted, never read (docs/releasing.md, "Main")."""
+    `release_tag`, tags above it are out of scope: noted, never read (docs/releasing.md, "Main"). With
+    `side_releases`, a tag below the release off main's first-parent history is a previous release for
+    artifact identity and upgrade keys (the fourth value; issue #34 item 3), else noted and ignored."""
     on_main = set(first_parent_chain(store, tip))
     made = release_key(release_tag) if release_tag else None
-    releases, refusals, notes = [], [], []
+    releases, refusals, notes, side = [], [], [], []
     for release in tags.releases:
         if made is not None and release.version > made:
             if release.commit in on_main:  # out of scope, as with a ledger (issue #16 item 5)
@@ -215,9 +242,11 @@ def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, rele
             if ReleaseTree(store, release.commit, release.tag).blob_id(LEDGER) is not None:
                 refusals.append(Refusal(RELEASE_LEDGER_MISSING, LEDGER, f"releases.json is missing, but release "
                                         f"{release.tag}'s commit holds one: the ledger was removed"))
+        elif side_releases and (made is None or release.version < made):
+            side.append(release)
         elif made is None or release.version <= made:
             notes.append(off_main_note(store, release, tip, tip_name))
-    return releases, refusals[:1], notes
+    return releases, refusals[:1], notes, side
 
 
 def _invalid(detail: str) -> Refusal:

@@ -121,6 +121,53 @@ def _descends(repo, commit: str, ancestor: str) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Started:
+    """What a plain `exchange check` judges a HEAD that is not main's tip, and does not descend from it,
+    against (issue #34 items 1, 2): the merge base of HEAD and main, as `--base auto` does; its releases.json
+    (None: none), and the one note saying how far behind HEAD is and how to update."""
+
+    commit: str
+    ledger: bytes | None
+    note: str
+
+
+def plain_base(repo, store: ObjectStore, main: Main, checked) -> Started | None:
+    """A plain check's starting point (`Started`), or None when HEAD is main's tip, descends from it, names no
+    commit or shares no history with it (main's ledger is then held as it is). A HEAD on main's first-parent
+    history whose working tree's releases.json is HEAD's own is a stale clone, not a wrong one: the rows main
+    added since are not asked of it, and the note says `git merge --ff-only`; any other is a branch, told how
+    many commits it is behind and to bring them in (`git merge`), as `--base auto` tells it."""
+    tip = main.tip
+    head = _commit_of(repo, store, "HEAD") if tip is not None else None
+    if head is None or head == tip or _descends(repo, head, tip):
+        return None
+    try:
+        bases = repo.merge_base(head, tip)
+        point = bases[0].hexsha if bases else None
+        behind = int(repo.git.rev_list("--count", f"{point}..{tip}")) if point else 0
+    except Exception:  # GitCommandError, ValueError: the ordinary reading below meets what cannot be read
+        return None
+    if point is None:
+        return None
+    try:
+        blob = ReleaseTree(store, point, point[:12]).blob_id(LEDGER)
+        ledger = None if blob is None else store.blob(blob, LEDGER_MAX_BYTES, LEDGER)
+        stale = head == point and checked == ledger and head in first_parent_chain(store, tip)
+    except (TreeError, TooLarge):
+        return None
+    name = main.name
+    read = f"main: {name} as fetched ({tip[:12]})"
+    if stale:
+        return Started(point, ledger, f"{read}; HEAD ({head[:12]}) is on its first-parent history, {behind} "
+                       f"commit(s) behind: a stale clone, not a wrong one, so releases.json here (HEAD's) is not "
+                       f"asked for the rows {name} added since; to update: git merge --ff-only {name}")
+    return Started(point, ledger, f"{read}; HEAD is not its tip and does not descend from it, so the ledger is judged "
+                   f"as --base auto judges it, against the merge base {point}; your branch is {behind} commit(s) "
+                   f"behind {name}, which the pull request will merge into: if they touch your entry or "
+                   f"manifest.json it will conflict, so bring them in first (git merge {name}) and check again")
+
+
 def find_main(repo, store: ObjectStore) -> tuple[str | None, str]:
     """Main's tip commit and the reference it came from (resolve_main); (None, reason) when none names a
     commit."""
@@ -215,6 +262,9 @@ class Outcome:
     previous: list[Release] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    side: list[Release] = field(default_factory=list)
+    """Releases off main's first-parent history (tags in the grammar below the release being made, wherever
+    their commit is): previous releases for artifact identity and upgrade keys (RFC 0019 §7; issue #34 item 3)."""
 
 
 def _refuse(out: Outcome, code: str, detail: str, fix: str | None = None) -> None:
@@ -226,6 +276,15 @@ def _restore_base(tip: str | None) -> str | None:
     if tip is None:
         return None
     return f"restore the ledger your branch started from: git checkout $(git merge-base {tip} HEAD) -- releases.json"
+
+
+def fetch_remote(tip_name: str) -> str:
+    """The remote main was read from (upstream/main: upstream), which a missing tag is fetched from; origin
+    when main is no remote-tracking branch (the local main, HEAD, a commit named by --base or --commit)."""
+    remote, slash, _ = tip_name.partition("/")
+    if slash and remote and " " not in remote:
+        return remote
+    return "origin"
 
 
 def _restore(commit: str | None, name: str) -> str | None:
@@ -301,14 +360,18 @@ def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | N
 
 def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: str | None, tip_name: str,
                 release_tag: str | None, base_ledger: tuple[bytes | None] | None = None,
-                manifest: bytes | None = None, manifest_digest_of=None) -> Outcome | None:
+                manifest: bytes | None = None, manifest_digest_of=None, side_releases: bool = False) -> Outcome | None:
     """The releases the ledger names, held to main's history and corroborated by the tags.
 
     `checked` is the checked tree's releases.json (None: absent). Returns None when neither the
     checked tree nor main has a ledger (a catalog without one: history is read from tags alone).
     `base_ledger`, for a pull request, is (the base's releases.json or None,): any change is refused.
     `manifest_digest_of(blob)` gives a release's manifestDigest (the history walk's reading, so each
-    manifest is read once); by default the blob is read here.
+    manifest is read once); by default the blob is read here. With `side_releases`, a tag in the grammar
+    whose commit is off main's first-parent history and that is below the release being made (every one,
+    without a release tag) is a previous release for artifact identity and upgrade keys (`Outcome.side`;
+    RFC 0019 §7, issue #34 item 3); without it, such a tag is noted and ignored (a consumer's check, which
+    reads the tag's own first-parent history). The ledger's rules stay on main's first-parent history.
     """
     digest_of = manifest_digest_of or _manifest_digest(store)
     out = Outcome()
@@ -325,17 +388,18 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     if checked is None and tip_rows is None:
         return None
     made = None if release_tag is None else release_key(release_tag)
+    restore = _restore_base(tip) if base_ledger is not None else _restore(tip, tip_name)
     if base_ledger is not None and base_ledger[0] != checked and not _starts_empty(base_ledger[0], checked):
         _refuse(out, RELEASE_LEDGER_CHANGED, "this change alters releases.json against its base; a pull request "
                 "never changes the ledger (only `exchange release` on main appends a row)",
                 _restore_base(tip))
     if checked is None:
-        _refuse(out, RELEASE_LEDGER_MISSING, f"releases.json is missing here, but {tip_name} has one")
+        _refuse(out, RELEASE_LEDGER_MISSING, f"releases.json is missing here, but {tip_name} has one", restore)
         return out
     try:
         rows = read_ledger(checked)
     except LedgerFormError as exc:
-        _refuse(out, RELEASE_LEDGER_INVALID, str(exc))
+        _refuse(out, RELEASE_LEDGER_INVALID, str(exc), restore)
         return out
     tip_rows = tip_rows or []
     try:
@@ -357,8 +421,10 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
             _refuse(out, RELEASE_TAG_MISMATCH, f"{row.tag} names a {tags.not_commits[row.tag]}; the ledger's "
                     f"release commit is {commit}")
         elif row.tag not in by_tag:
+            remote = fetch_remote(tip_name)
             _refuse(out, RELEASE_TAG_MISSING, f"the ledger records {row.tag} at {commit}, but there is no tag "
-                    f"{row.tag}: fetch the tags (git fetch --tags origin); a deleted release tag is refused")
+                    f"{row.tag}: fetch the tags from {remote}, where main was read from; a deleted release tag is "
+                    "refused", f"fetch the release tags: git fetch --tags {remote}")
         elif by_tag[row.tag].commit != commit:
             _refuse(out, RELEASE_TAG_MISMATCH, f"{row.tag} names {by_tag[row.tag].commit}, but the ledger's row was "
                     f"added by {commit}: the tag was moved or re-created")
@@ -372,6 +438,11 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
         elif release.commit in on_main:
             _refuse(out, RELEASE_TAG_UNRECORDED, f"tag {release.tag} names {release.commit} on {tip_name}'s "
                     "first-parent history, but releases.json has no row for it")
+        elif side_releases:  # a previous release off main (RFC 0019 §7; issue #34 item 3)
+            out.side.append(release)
+            ahead = after_tip_note(store, release, tip, tip_name)
+            if ahead:
+                out.notes.append(ahead)
         else:
             out.notes.append(off_main_note(store, release, tip, tip_name))
     store.settle()  # every manifest expected was read; nothing may stay owed on the shared process
@@ -385,10 +456,9 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     return out
 
 
-def off_main_note(store: ObjectStore, release: Release, tip: str | None, tip_name: str) -> str:
-    """The note for a release tag whose commit is not on main's first-parent history: ignored, or, when that
-    commit comes after main's tip (the tip is on its first-parent history), main as read is behind the
-    tags this clone holds, and the way to fetch it (issue #17 item 2)."""
+def after_tip_note(store: ObjectStore, release: Release, tip: str | None, tip_name: str) -> str | None:
+    """When a release tag's commit comes after main's tip (the tip is on its first-parent history), main as
+    read is behind the tags this clone holds: the note saying so and how to fetch it (issue #17 item 2)."""
     commit: str | None = release.commit
     try:
         while commit is not None and commit != tip:
@@ -399,8 +469,23 @@ def off_main_note(store: ObjectStore, release: Release, tip: str | None, tip_nam
         return (f"tag {release.tag} names {release.commit}, a commit after {tip_name}'s tip: {tip_name} is behind "
                 "the tags this clone holds, so the check reads an old ledger; fetch it (git fetch upstream, or git "
                 "fetch origin) and check again")
-    return (f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: it is not a "
-            "release of main and is ignored")
+    return None
+
+
+def off_main_note(store: ObjectStore, release: Release, tip: str | None, tip_name: str) -> str:
+    """The note for a release tag whose commit is not on main's first-parent history, where such a tag is not
+    read (a consumer's check of one tag): ignored, or main as read is behind the tags (`after_tip_note`)."""
+    return after_tip_note(store, release, tip, tip_name) or (
+        f"tag {release.tag} names a commit that is not on {tip_name}'s first-parent history: it is not a "
+        "release of main and is ignored here")
+
+
+def side_note(previous: int, side: list[Release]) -> str:
+    """The note naming the previous releases off main that were read (issue #34 item 3)."""
+    named = ", ".join(release.tag for release in side)
+    return (f"history: {previous} previous release(s), {len(side)} off main ({named}): a tag in §3's grammar whose "
+            "commit is not on main's first-parent history is a previous release for artifact identity and upgrade "
+            "keys (RFC 0019 §7); the ledger's rules read main's first-parent history alone")
 
 
 def above_note(release: Release, release_tag: str, tip_name: str) -> str:
