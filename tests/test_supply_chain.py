@@ -93,7 +93,9 @@ _VERSION_COMMENT = re.compile(r"\s+#\s*(?P<version>v\d+\.\d+\.\d+)\s*")
 
 
 GATE_ACTION = "Judgment-Pack/judgment-pack-exchange/.github/actions/gate"
-_GATE_COMMENT = re.compile(r"\s+#\s*(?:gate/v\d+\.\d+\.\d+|[0-9a-f]{40})\s*")
+_GATE_COMMENT = re.compile(r"\s+#\s*(?:gate/v\d+\.\d+\.\d+|[0-9a-f]{40}|[^#]*\bmoved by hand\b[^#]*)\s*")
+"""The gate's pin comment: its release tag (which Dependabot reads), or the commit or a note that the pin is moved
+by hand (a commit that is no release: `exchange init --gate-ref`, docs/init.md)."""
 
 
 def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS, gate_ref: str | None = None) -> list[str]:
