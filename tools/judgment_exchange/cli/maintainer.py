@@ -58,7 +58,7 @@ def cmd_release(args: argparse.Namespace) -> int:
     from .report import print_text
 
     root = release_root(args.catalog)
-    outcome = make_release(root, args.tag, approved=frozenset(args.approve_change or ()))
+    outcome = make_release(root, args.tag, approved=frozenset(args.approve_change or ()), sign=args.sign)
     if outcome.report is not None:
         print_text(outcome.report, safe(outcome.checked or root))
     for line in outcome.lines:
@@ -171,6 +171,9 @@ def register(sub) -> None:
     rel.add_argument("--approve-change", action="append", metavar="ID",
                      help="release although this released entry changed without an upgrade note, so a consumer "
                      "locked to the last release is refused it until they approve it by hand (repeatable)")
+    rel.add_argument("--sign", action="store_true",
+                     help="sign the release tag with git's SSH signing (gpg.format=ssh, user.signingKey) and verify it "
+                     "against release-signers before returning (docs/signing.md)")
     rel.set_defaults(run=cmd_release)
 
     verify = sub.add_parser("release-verify", help="the release workflow's check of a pushed tag: on main, new, "

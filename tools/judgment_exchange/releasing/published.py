@@ -79,6 +79,11 @@ def verify_pushed_tag(repository: str, tag: str, main: str = MAIN) -> Verdict:
             verdict.problems.append(f"{tag} names {commit}, which is not on main's first-parent history")
             return verdict
         verdict.problems += _ledger_problems(repo, tag, key, commit, set(chain))
+        if not verdict.problems:  # a signing catalog's tag keeps issue #36's rule (releasing/signed.py)
+            from .signed import pushed_tag_problems
+
+            row = (_ledger(repo, commit) or [None])[-1]
+            verdict.problems += pushed_tag_problems(repo, tag, commit, row.previous if row is not None else None)
     finally:
         repo.close()
     return verdict

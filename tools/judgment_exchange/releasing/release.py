@@ -29,6 +29,7 @@ from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases
 from ..refusal import Report
 from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError, kind_text
+from . import signed
 
 ENTRIES = b"entries/"
 ROOT_FILES = ("manifest.json", LEDGER, "skips.json", "verifier-pin.json")
@@ -222,9 +223,10 @@ def consumers_see(tree: GitTree, last: LedgerRow | None, unnoted: set[str]) -> l
 
 
 def make_release(root: str, tag: str, today: datetime.date | None = None,
-                 approved: frozenset[str] = frozenset()) -> Outcome:
+                 approved: frozenset[str] = frozenset(), sign: bool = False) -> Outcome:
     """Check HEAD's committed tree, write the ledger row from HEAD's blobs, commit and tag (the module
-    docstring; docs/releasing.md, "Cutting a release")."""
+    docstring; docs/releasing.md, "Cutting a release"); with `sign`, the tag signed by git's SSH signing and
+    verified by the project's verifier against the set that governs it (releasing/signed.py; docs/signing.md)."""
     import git
 
     if release_key(tag) is None:
@@ -252,6 +254,10 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
         except TreeError as exc:
             return _refuse(f"release {tag} refused: HEAD cannot be read ({exc})", status=4)
         head = tree.commit
+        if sign:  # a signed release needs release-signers at HEAD, in its form (issue #36 item 2)
+            why = signed.own_signers_refusal(tree)
+            if why:
+                return _refuse(f"release {tag} --sign refused: {why}")
         try:
             rows, why = _committed_ledger(tree)
         except TreeError as exc:
@@ -306,6 +312,9 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
         if repo.head.commit.hexsha != head:
             return _refuse(f"release {tag} refused: HEAD moved from {head} while the gate ran; run it again")
         previous = repo.tags[rows[-1].tag].commit.hexsha if rows else None
+        plan = signed.plan(repo, tree, tag, previous) if sign else None
+        if isinstance(plan, str):
+            return _refuse(f"release {tag} --sign refused: {plan}")
         date = (today or datetime.datetime.now(datetime.timezone.utc).date()).isoformat()
         rows.append(LedgerRow(tag, manifest_digest(manifest), head, previous, date))
         try:
@@ -313,11 +322,19 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
                 fh.write(render(rows))
             repo.git.add("--", LEDGER)
             repo.git.commit("-q", "-s", "-m", f"Release {tag}", "--", LEDGER)  # signed off (RFC 0019 §6)
-            repo.git.tag("-a", tag, "-m", f"Catalog release {tag}")
+            if plan is None:
+                repo.git.tag("-a", tag, "-m", f"Catalog release {tag}")
         except (OSError, git.GitCommandError) as exc:
             return _refuse(f"release {tag}: writing the release failed ({reason(exc)}); "
                            f"restore with git reset --hard {head}", status=4)
         made = repo.head.commit.hexsha
-    return Outcome(0, notes + [f"released {tag}: commit {made} (checked at {head}), annotated tag {tag}",
+        if plan is not None:  # git signs; the project's verifier checks what it made before anything is said
+            problem = signed.sign_and_verify(repo, plan, made, manifest_digest(manifest))
+            if problem:
+                return _refuse(f"release {tag} --sign refused: {problem}; nothing was pushed, and the release commit "
+                               f"{made} remains: undo it with git reset --hard {head}, then release again")
+            notes += plan.warnings
+    return Outcome(0, notes + [f"released {tag}: commit {made} (checked at {head}), "
+                               f"{'signed' if sign else 'annotated'} tag {tag}",
                                f"push it: git push origin main {tag}"],
                    report=report, checked=f"{root} at HEAD {head} (--release-tag {tag})")
