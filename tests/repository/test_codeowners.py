@@ -122,3 +122,34 @@ def test_the_reading_of_patterns(pattern, path, owned):
 def test_a_line_out_of_form_is_refused(line):
     with pytest.raises(FormError):
         parse(line + "\n")
+
+
+def _generated_paths() -> list[str]:
+    """Paths generated from every document name, as a file and as a folder at one and two levels, beside the
+    contributor's zone and look-alikes: where an owner-less document line could un-own more than the document."""
+    documents = ["README.md", "CONTRIBUTING.md", "LICENSE", ".gitignore", "entries/README.md", "docs/trust.md",
+                 "docs/new.md", "docs/codes.md"]
+    out = []
+    for document in documents:
+        out += [document, f"{document}/x.py", f"{document}/sub/__init__.py", f"{document}/a/b/c",
+                f"{document}.bak", f"x/{document}"]
+    out += ["entries/acme/vendors/entry.json", "entries/acme/vendors/fixtures/f/case.json", "entries/acme/stray.txt",
+            "manifest.json", "manifest.json/x", "skips.json", "releases.json", "verifier-pin.json", "docs/sub/a.md",
+            "docs/a.md.d/x", "tools/README.md", "docs/images/index.png"]
+    return out
+
+
+@pytest.mark.parametrize("path", _generated_paths())
+def test_attack_folder_under_a_documents_name_is_unowned(path):
+    """Issue #38 item 2: the owner-less `/README.md`, `/LICENSE`, `/docs/*.md` … lines also match a FOLDER of
+    that name and all below it, so `README.md/sitecustomize.py` merged on any approval while the gate called it
+    a gate file. Every generated path is owned exactly when the gate's classification says a maintainer
+    reviews it (the near misses: the documents themselves, an entry's files and manifest.json, unowned)."""
+    owned = owners_of(_rules(), path) == (TEAM,)
+    assert owned == (kind_of(path) not in ("entry", "manifest", "other")), (path, kind_of(path), owned)
+
+
+@pytest.mark.parametrize("path", ["README.md/sitecustomize.py", "docs/trust.md/x.py", "LICENSE/pip/__main__.py",
+                                  "entries/README.md/acme/vendors/entry.json"])
+def test_a_folder_under_a_documents_name_is_a_gate_file(path):
+    assert kind_of(path) == "gate" and owners_of(_rules(), path) == (TEAM,)

@@ -49,6 +49,8 @@ def kind_of(path: str) -> str:
     ledger, the verifier pin, a document, something else under entries/ (the gate's own `catalog-stray-file`
     names it), or — every other path — a gate file."""
     parts = path.split("/")
+    if under_document(parts):
+        return GATE
     if parts[0] == ENTRIES and len(parts) >= 4:
         return ENTRY
     named = {MANIFEST: ROWS, SKIPS: ACKS, LEDGER: LEDGER_FILE, PIN: PIN_FILE}.get(path)
@@ -61,6 +63,15 @@ def kind_of(path: str) -> str:
     return GATE
 
 
+def under_document(parts: list[str]) -> bool:
+    """Whether a path lies below a FOLDER named like a document or manifest.json (`README.md/x`, `docs/a.md/b`,
+    `manifest.json/x`, `entries/README.md/p/n/f`): the gate's, never the document's (issue #38 item 2).
+    CODEOWNERS' owner-less lines for those files match a folder of that name and all below it too (GitHub reads
+    them as gitignore patterns), so codeowners_rules owns each such folder again."""
+    prefixes = ("/".join(parts[:i]) for i in range(1, len(parts)))
+    return any(prefix == MANIFEST or is_document(prefix) for prefix in prefixes)
+
+
 def is_gate_file(path: str) -> bool:
     """Whether a path is the gate's (the maintainers review it; it travels alone): every path outside the
     contributor's zone, the catalog's own files and the documents — the verifier pin included."""
@@ -71,11 +82,14 @@ def codeowners_rules(team: str = TEAM) -> list[tuple[str, str | None]]:
     """`.github/CODEOWNERS` as (pattern, owner or None), in order: everything owned by `team` (this
     repository's maintainers, TEAM, unless a new catalog names its own: `exchange init --owners`, which
     grammar-checks it first), then the contributor's zone and the documents un-owned by owner-less lines
-    (GitHub's last match wins), then the NOT_DOCUMENTS an earlier un-owning line matched, owned again.
+    (GitHub's last match wins), then the NOT_DOCUMENTS an earlier un-owning line matched, owned again, and
+    every folder named like a document (an un-owning line matches a folder of its name too; `under_document`).
     skips.json, releases.json and verifier-pin.json stay owned: an acknowledgement, a release row or a pin
     move needs a maintainer."""
     rules: list[tuple[str, str | None]] = [("*", team), (f"/{ENTRIES}/*/*/", None), (f"/{MANIFEST}", None)]
     rules += [(f"/{path}", None) for path in DOCUMENTS]
     rules.append((f"/{DOCUMENT_FOLDER}/*.md", None))
     rules += [(f"/{path}", team) for path in NOT_DOCUMENTS]
+    rules += [(f"/{path}/", team) for path in (MANIFEST, *DOCUMENTS)]  # a folder under such a name: the gate's
+    rules.append((f"/{DOCUMENT_FOLDER}/*.md/", team))
     return rules
