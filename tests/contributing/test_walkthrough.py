@@ -72,7 +72,9 @@ def walkthrough(text: str) -> list[Step]:
                                   lang=words[0] if words else ""))
                 pending_edit = None
             elif words[1:2] == ["walkthrough"]:
-                steps += [_command(b) for b in body if b.strip() and not b.lstrip().startswith("#")]
+                # `A && B` is two steps, each of which must succeed (as the shell runs them)
+                steps += [_command(part) for b in body if b.strip() and not b.lstrip().startswith("#")
+                          for part in b.split(" && ")]
         elif EDIT.match(line):
             if pending_edit is not None:                       # an edit mark with no block after it
                 steps.append(Step("edit", pending_edit, name=pending_edit))
@@ -100,6 +102,15 @@ def _command(line: str) -> Step:
 
 
 STEPS = walkthrough(DOC.read_text(encoding="utf-8"))
+
+
+def test_the_first_branch_is_made_after_fetching_upstream():
+    """Issue #34 item 2: a branch made from a stale upstream/main started from an old ledger; step 2 fetches
+    upstream and its tags, then branches from upstream/main as fetched."""
+    runs = [step.argv for step in STEPS if step.kind == "run"]
+    first = next(i for i, argv in enumerate(runs) if argv[:3] == ("git", "switch", "-c"))
+    assert runs[first - 1] == ("git", "fetch", "upstream", "--tags"), runs[:first + 1]
+    assert runs[first][3:] == ("add-acme-vendors", "upstream/main")
 
 
 # --- the test's side of each hand step ----------------------------------------------------------------

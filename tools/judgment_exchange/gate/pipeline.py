@@ -186,11 +186,13 @@ def _name_edited(tree: Tree, report: Report, checks: list[EntryCheck], options: 
     compared with, else from the checked history (the `--commit` checked, or HEAD of a working tree's
     repository); docs/recording.md, "An edited recording"."""
     from ..repository.recorded import History
+    from .edited_preparation import name_edited_preparations
 
     change = compared.change if compared is not None else None
     with History(options.repository or getattr(tree, "repository", None), getattr(tree, "commit", None),
                  change.point if change is not None else None) as history:
         name_edited(tree, report, checks, history)
+        name_edited_preparations(tree, report, checks, history)  # preparation.json alone edited (issue #34 item 7)
 
 
 def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:

@@ -144,5 +144,42 @@ class History:
             return None
         return Recording(at.hexsha, is_base, tuple(changed), tuple(added), self.prefix, tuple(removed))
 
+    def pinned_preparation(self, fixture_path: str, pinned: str, files: dict[str, bytes | None]) -> str | None:
+        """The commit that recorded the fixture whose preparation.json `pinned` (entry.json's preparationDigest)
+        pins, when preparation.json alone was edited since (issue #34 item 7): the newest commit of the checked
+        history (HEAD, or the `--commit` checked; after a `--base`, the branch's commits and the base's) among
+        the last MAX_LOOKED that changed preparation.json, whose preparation.json digests to `pinned` and whose
+        other fixture files are byte for byte `files` (name -> bytes, None or absent for a file the fixture
+        lacks). None when there is no answer: no repository, no such commit, or another file changed as well
+        (a re-recording copied in by hand, which `exchange fix` re-pins once it replays)."""
+        if files.get(PREPARATION) is None:
+            return None
+        repo = self._open()
+        if repo is None:
+            return None
+        try:
+            return self._pinned_preparation(repo, fixture_path, pinned, files)
+        except Exception:  # an unreadable history is no answer, never a failure of the check
+            return None
+
+    def _pinned_preparation(self, repo, fixture_path: str, pinned: str, files: dict[str, bytes | None]) -> str | None:
+        import hashlib
+
+        path = f"{self.prefix}{fixture_path}"
+        listed = repo.git.log(f"-{MAX_LOOKED}", "--format=%H", self.head or "HEAD", "--", f"{path}/{PREPARATION}")
+        for found in listed.split():
+            commit = repo.commit(found)
+            held = self._blob(commit, f"{path}/{PREPARATION}")
+            if held is None or "sha256:" + hashlib.sha256(held).hexdigest() != pinned:
+                continue
+            if any(self._blob(commit, f"{path}/{name}") != files.get(name) for name in _ORDER):
+                return None
+            return commit.hexsha
+        return None
+
+
+MAX_LOOKED = 64
+"""The commits that changed a fixture's preparation.json `History.pinned_preparation` reads, newest first."""
+
 
 __all__ = ["History", "Recording", "PREPARATION"]
