@@ -140,6 +140,26 @@ def test_release_workflow_refuses_a_tag_not_on_main(catalog, tmp_path: Path) -> 
     assert status == 1 and "not on main" in out
 
 
+ACTION_CHECK = "The tag is a release tag (vMAJOR.MINOR.PATCH) naming a commit on main's first-parent history"
+
+
+def test_the_actions_own_tag_check_admits_a_release_and_refuses_a_tag_not_on_main_or_out_of_grammar(
+        catalog, tmp_path: Path) -> None:
+    """A catalog that pins the gate's action (exchange init's release.yml) has no tag check of its own: the
+    action's, git alone and before the gate is installed, is what holds the tag to main."""
+    status, out, _ = _workflow(catalog, "v0.2.0", tmp_path / "admitted", (ACTION_CHECK,))
+    assert (status, "::error" in out) == (0, False), out
+    catalog.git("switch", "-q", "-c", "side")
+    catalog.git("commit", "-q", "--allow-empty", "-m", "side work")
+    catalog.git("tag", "v0.4.0")
+    catalog.git("tag", "v0.04.0")
+    catalog.git("switch", "-q", "main")
+    status, out, _ = _workflow(catalog, "v0.4.0", tmp_path / "side", (ACTION_CHECK,))
+    assert status == 1 and "not on main's first-parent history" in out
+    status, out, _ = _workflow(catalog, "v0.04.0", tmp_path / "grammar", (ACTION_CHECK,))
+    assert status == 1 and "is not a release tag" in out
+
+
 def _hand_release(repo: GitRepo, tag: str) -> None:
     """A release commit made by hand: TAG's row appended (whatever its order) and the tag, no checks."""
     ledger = repo.path / "releases.json"
