@@ -99,7 +99,7 @@ def test_a_new_catalog_from_init_to_a_checked_release(built_package: Built, shel
     # the consumer: the release checked before import, its index built
     done = shell(work, f"exchange release-check {shlex.quote(str(origin))} v0.1.0 --format json")
     assert json.loads(done.stdout)["result"] == "pass", done.stdout
-    shell(work, f"exchange index {shlex.quote(str(catalog))} v0.1.0 --out site")
+    shell(work, f"exchange index {shlex.quote(str(catalog))} v0.1.0 --out site --local")
     index = json.loads((work / "site" / "index.json").read_bytes())
     assert [entry["id"] for entry in index["entries"]] == ["acme.vendors"], index["entries"]
 

@@ -64,14 +64,21 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     history = history_limit(command, args)
     if history is False:
         return USAGE
-    if (args.update or args.approve_change) and not args.lock:
-        print(f"{command}: --update and --approve-change go with --lock FILE", file=sys.stderr)
+    if (args.update or args.approve_change or args.forget) and not args.lock:
+        print(f"{command}: --update, --approve-change and --forget go with --lock FILE", file=sys.stderr)
         return USAGE
     if args.approve_change and not args.update:
         print(f"{command}: --approve-change ID records a reviewed change: give it with --update", file=sys.stderr)
         return USAGE
+    if args.forget and not args.update:
+        print(f"{command}: --forget ID records a reviewed removal of a withdrawn entry: give it with --update",
+              file=sys.stderr)
+        return USAGE
     if any(ENTRY_ID.fullmatch(i) is None for i in args.approve_change or ()):
         print(f"{command}: --approve-change takes an entry id PUBLISHER.NAME", file=sys.stderr)
+        return USAGE
+    if any(ENTRY_ID.fullmatch(i) is None for i in args.forget or ()):
+        print(f"{command}: --forget takes an entry id PUBLISHER.NAME", file=sys.stderr)
         return USAGE
     try:
         expected = full_commit(args.expect_commit) if args.expect_commit is not None else None
@@ -87,16 +94,23 @@ def cmd_release_check(args: argparse.Namespace) -> int:
             result = ReleaseCheck(locks.without_credentials(args.location), args.tag)  # printed: no token
             result.report.checks = ["the lock"]
             result.report.refusals.append(refusal)
+        unknown = [i for i in args.forget or () if lock is None or i not in lock.withdrawn]
+        if refusal is None and unknown:  # the id matched the grammar above, so it is printed
+            print(f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an entry a "
+                  "release withdrew, recorded by an earlier --update, is forgotten)", file=sys.stderr)
+            return USAGE
     if result is None:
         try:
             result = release_check(args.location, args.tag, entries=args.entry, history=history,
-                                   expect_commit=expected, lock=lock, approved=frozenset(args.approve_change or ()))
+                                   expect_commit=expected, lock=lock, approved=frozenset(args.approve_change or ()),
+                                   forget=frozenset(args.forget or ()))
         except LocationError as exc:
             print(f"{command}: {safe(exc)}", file=sys.stderr)
             return IO
     action = None
     if args.lock and result.state is not None:
-        if lock is None or (args.update and result.state != lock):
+        # a version-1 lock is read as it is and written, as version 2, only by --update (issue #34 item 4)
+        if lock is None or (args.update and (result.state != lock or lock.version != locks.LOCK_VERSION)):
             try:
                 locks.write(args.lock, result.state, replace=lock is not None)
             except OSError as exc:
@@ -163,7 +177,7 @@ def register(sub) -> None:
     """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
     rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
                         usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
-                        "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...]]] "
+                        "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...] [--forget ID ...]]] "
                         "[--format text|json]")
     rc.add_argument("location", metavar="LOCATION",
                     help="a local directory holding the catalog's repository, or a git URL")
@@ -180,6 +194,9 @@ def register(sub) -> None:
     rc.add_argument("--update", action="store_true", help="with --lock: record this release when the check passes")
     rc.add_argument("--approve-change", action="append", metavar="ID",
                     help="with --update: the reviewer accepts this entry's change without an upgrade note")
+    rc.add_argument("--forget", action="append", metavar="ID",
+                    help="with --update: the reviewer removes this withdrawn entry from the lock; its artifact pair "
+                         "is no longer held")
     rc.add_argument("--format", choices=("text", "json"), default="text")
     rc.set_defaults(run=cmd_release_check)
 
@@ -292,13 +309,15 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"refused entry-unknown: {safe(args.entry)} is not an entry of {safe(args.tag)} (exchange show "
               f"{safe(args.location)} {safe(args.tag)} lists them)")
         return REFUSED
+    kept = withdrawn_of(lock, checked.rows) if args.entry is None else []
     if args.format == "json":
         report = result.report
         emit_json({"location": result.location, "tag": result.tag, "commit": result.commit,
                    "check": {"result": "pass", "history": report.history, "replayed": report.replayed,
                              "skipped": len(report.skipped), "notes": report.notes}
                    | ({"reader": report.reader.as_json()} if report.reader is not None else {}),
-                   "entries": shown_cards})
+                   "entries": shown_cards}
+                  | ({"withdrawn": [{"id": i, "importedAt": w.as_json()} for i, w in kept]} if lock else {}))
     elif args.entry is not None:
         import textwrap
 
@@ -312,7 +331,25 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         for line in shown_text.release_lines(result, shown_cards, safe):
             print(line)
+        if kept:
+            print("")
+            print(f"{len(kept)} withdrawn entr{'y' if len(kept) == 1 else 'ies'} the lock keeps imported:")
+        for entry_id, was in kept:  # an id of the lock's grammar, a commit, a tag: nothing an author wrote
+            print(f"{entry_id}: {was.shown()}")
     return PASS
+
+
+def withdrawn_of(lock, rows: dict) -> list:
+    """The entries `lock` keeps withdrawn from the release whose manifest `rows` are (issue #34 item 4): the
+    lock's own withdrawn entries, and the lock's imported entries this release withdraws, each (id, where it was
+    imported), by id."""
+    from ..consumer.lock import Withdrawn
+
+    if lock is None:
+        return []
+    kept = {i: w for i, w in lock.withdrawn.items() if i not in rows}
+    kept |= {i: Withdrawn(lock.tag, lock.commit, d) for i, d in lock.entries.items() if i not in rows}
+    return sorted(kept.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape"))
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError
-from .lock import FULL_COMMIT, Lock, normal_location, without_credentials
+from .lock import FULL_COMMIT, Lock, Withdrawn, normal_location, without_credentials
 
 UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
 MAX_HISTORY = 128
@@ -262,8 +262,12 @@ def ancestry_note(repo, tag: str, commit: str, lock: Lock) -> str | None:
             "release all the same")
 
 
-def state_of(repo, location: str, tag: str, commit: str, checked: list[str]) -> Lock:
-    """The lock a passing check records: the manifest's digest and each checked entry's entryDigest."""
+def state_of(repo, location: str, tag: str, commit: str, checked: list[str], lock: Lock | None = None,
+             forget: frozenset[str] = frozenset()) -> Lock:
+    """The lock a passing check records: the manifest's digest and each checked entry's entryDigest; and, held
+    from `lock` (issue #34 item 4), every entry withdrawn: the lock's own withdrawn ones and each entry of the
+    lock's release absent from this one, at the release, commit and entryDigest it was imported at — less those
+    the reviewer forgot (`forget`) and those this release imports again."""
     from ..catalog import documents as docs
     from ..catalog.manifest import read_manifest
 
@@ -274,7 +278,80 @@ def state_of(repo, location: str, tag: str, commit: str, checked: list[str]) -> 
         raise LocationError(f"{tag} at {commit}: manifest.json: {unreadable(exc)}") from exc
     rows = read_manifest(tree).rows
     entries = {i: rows[i]["entryDigest"] for i in checked if i in rows}
-    return Lock(normal_location(location), tag, commit, "sha256:" + hashlib.sha256(data).hexdigest(), entries)
+    withdrawn = dict(lock.withdrawn) if lock is not None else {}
+    if lock is not None and lock.commit != commit:
+        withdrawn |= {i: Withdrawn(lock.tag, lock.commit, digest) for i, digest in lock.entries.items()
+                      if i not in rows}
+    withdrawn = {i: w for i, w in withdrawn.items() if i not in forget and i not in entries}
+    return Lock(normal_location(location), tag, commit, "sha256:" + hashlib.sha256(data).hexdigest(), entries,
+                withdrawn)
+
+
+def withdrawn_name(entry_id: str, held: Withdrawn) -> str:
+    """How a refusal names a withdrawn entry's import, as the release it was published in."""
+    return f"the lock (withdrawn, imported at {held.tag} {held.commit})"
+
+
+def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Report) -> tuple[list[Refusal],
+                                                                                               list[str]]:
+    """Hold the release's artifact pairs to every withdrawn entry the lock keeps (issue #34 item 4; §7:
+    "Withdrawal does not permit changed content under the pair"), whatever the release's ancestry: each withdrawn
+    entry.json is read at the commit it was imported at and held to the entryDigest imported
+    (`artifact-history-invalid` otherwise, never a fall-back to form only); a pair of this release published
+    there with another canonical digest is `artifact-content-changed` naming the withdrawn entry; the same
+    content is admitted, noted. A pair the gate already refused for that entry is not said twice."""
+    from ..catalog import documents as docs
+    from ..catalog.directory import entry_path
+    from ..catalog.manifest import read_manifest
+    from ..history.forms import HistoricalFormError, read_entry
+    from ..history.identity import history_artifact_refusals_of
+    from ..history.model import CurrentEntry, Facts, HistoricalRow
+
+    refusals, rows = [], []
+    for entry_id, was in sorted(held.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")):
+        path = f"{entry_path(entry_id)}/entry.json"
+        where = f"withdrawn {entry_id}, imported at {was.tag} ({was.commit})"
+        try:
+            data = GitTree(repo, was.commit).read(path, docs.ENTRY_BOUND)
+        except (TreeError, TooLarge) as exc:
+            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json cannot be read from "
+                                    f"the location ({unreadable(exc)}); the lock holds its artifact pair"))
+            continue
+        found = "sha256:" + hashlib.sha256(data).hexdigest()
+        if found != was.entry_digest:
+            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json digests to {found}, "
+                                    f"not the imported entryDigest {was.entry_digest}: not the entry that was imported"))
+            continue
+        try:
+            pinned = read_entry(data)
+        except HistoricalFormError as exc:
+            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json is malformed ({exc})"))
+            continue
+        rows.append(HistoricalRow(withdrawn_name(entry_id, was), entry_id, was.entry_digest, pinned.pair,
+                                  pinned.dialect_digest))
+    tree = GitTree(repo, commit)
+    manifest = read_manifest(tree)
+    current = []
+    for entry_id, row in manifest.rows.items():
+        read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
+        if read.refusal is None and isinstance(read.value, dict):
+            current.append(CurrentEntry.from_entry(row["path"], read.value))
+    facts = Facts.of(rows)
+    said = {(r.code, r.entry) for r in report.refusals}
+    changed = [r for r in history_artifact_refusals_of(current, facts)
+               if ("artifact-content-changed", r.entry) not in said]
+    refusals += changed
+    refused = {r.entry for r in changed}
+    notes = []
+    for entry in current:
+        for digest, places in facts.pairs.get(entry.artifact, {}).items() if entry.artifact else ():
+            if digest == entry.dialect_digest and entry.id not in refused:
+                for withdrawn_id, _ in places:
+                    if withdrawn_id != entry.id:
+                        was = held[withdrawn_id]
+                        notes.append(f"{entry.id} publishes the artifact pair of {withdrawn_id} ({was.shown()}) with "
+                                     "the same content: admitted (identical content under a pair is not a change)")
+    return refusals, notes
 
 
 def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) -> tuple[list[Refusal], list[str]]:
@@ -310,7 +387,8 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
 
 
 def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
-               expect_commit: str | None, lock: Lock | None, approved: frozenset[str]) -> ReleaseCheck:
+               expect_commit: str | None, lock: Lock | None, approved: frozenset[str],
+               forget: frozenset[str] = frozenset()) -> ReleaseCheck:
     """release_check on a repository already open."""
     result = ReleaseCheck(without_credentials(location), tag)  # printed: a URL's credentials removed
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
@@ -345,6 +423,8 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     checks = result.report.checks
     result.report = gate(repo, tag, commit, entries=entries, history=history, lock=lock)
     result.report.checks = checks + result.report.checks
+    if lock is not None:
+        hold_withdrawn(repo, commit, lock, forget, result.report)
     if lock is not None and result.report.passed and commit != lock.commit:
         refusals, notes = upgrade_refusals(repo, commit, lock, approved)
         added = Report(refusals=refusals, notes=notes)
@@ -352,13 +432,28 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
         result.report.refusals.extend(added.refusals)
         result.report.notes.extend(added.notes)
     if result.report.passed:
-        result.state = state_of(repo, location, tag, commit, result.report.checked)
+        result.state = state_of(repo, location, tag, commit, result.report.checked, lock, forget)
     return result
+
+
+def hold_withdrawn(repo, commit: str, lock: Lock, forget: frozenset[str], report: Report) -> None:
+    """The lock's withdrawn entries held to the release after the gate (`withdrawn_refusals`), their refusals and
+    notes cleared as the gate's are; an entry the reviewer forgets (`--forget`) is noted, and no longer held."""
+    held = {i: w for i, w in lock.withdrawn.items() if i not in forget}
+    refusals, notes = withdrawn_refusals(repo, commit, held, report) if held else ([], [])
+    notes += [f"{i} ({lock.withdrawn[i].shown()}) forgotten by the reviewer (--forget): the lock no longer keeps it, "
+              "nor holds its artifact pair" for i in sorted(forget) if i in lock.withdrawn]
+    if refusals or notes:
+        report.checks.append("the lock's withdrawn entries")
+        added = Report(refusals=refusals, notes=notes)
+        clear_report(added)
+        report.refusals.extend(added.refusals)
+        report.notes.extend(added.notes)
 
 
 def release_check(location: str, tag: str, *, entries: list[str] | None = None, history: int | None = MAX_HISTORY,
                   expect_commit: str | None = None, lock: Lock | None = None,
-                  approved: frozenset[str] = frozenset()) -> ReleaseCheck:
+                  approved: frozenset[str] = frozenset(), forget: frozenset[str] = frozenset()) -> ReleaseCheck:
     """Verify a tagged release before import (§7); `history` None reads no history. `expect_commit` is a
     full 40-hex commit id (ValueError otherwise); `lock` holds the release to what was imported."""
     expected = full_commit(expect_commit) if expect_commit is not None else None
@@ -366,6 +461,6 @@ def release_check(location: str, tag: str, *, entries: list[str] | None = None, 
         repo = open_location(location, workdir)
         try:
             return check_open(repo, location, tag, entries=entries, history=history, expect_commit=expected,
-                              lock=lock, approved=approved)
+                              lock=lock, approved=approved, forget=forget)
         finally:
             repo.close()

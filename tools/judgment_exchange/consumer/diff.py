@@ -30,7 +30,8 @@ from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
 from ..tree import DIR, FILE, GitTree, TooLarge, TreeError
 from . import shown
-from .check import LocationError, MAX_HISTORY, gate, lock_refusals, open_location, resolve_tag, unreadable
+from .check import (LocationError, MAX_HISTORY, gate, hold_withdrawn, lock_refusals, open_location, resolve_tag,
+                    unreadable)
 from .lock import Lock, without_credentials
 
 BLOB_BOUND = 16 * 1024 * 1024  # the largest file bound of §3 (a fixture directory's); larger is not read
@@ -344,7 +345,7 @@ def _not_directories(tree: GitTree, rows: dict, label: str) -> list[Refusal]:
 
 
 def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
-             labels: tuple[str, str] = ("FROM", "TO")) -> dict:
+             labels: tuple[str, str] = ("FROM", "TO"), lock: Lock | None = None) -> dict:
     """The reviewed difference of two releases' entries; both manifests must read in §3's form (O17).
     `imported` (the lock's entries) gives the entryDigest an upgrade note is keyed by; else the
     previous release's row. `labels` name the two releases (their tags) in what is said of each side."""
@@ -363,8 +364,10 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
     for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8", "surrogateescape")):
         before, after = old_rows.get(entry_id), new_rows.get(entry_id)
         if after is None:
+            at = (f"withdrawn, imported at {lock.commit} ({lock.tag})" if lock is not None and entry_id in lock.entries
+                  else "stays imported at its old commit")
             changes.append({"id": entry_id, "change": "withdrawn", "from": shown.summary(_entry(old, before), before),
-                            "note": "stays imported at its old commit; never silently removed"})
+                            "note": f"{at}; never silently removed"})
             continue
         if before is None:
             changes.append({"id": entry_id, "change": "added", "to": shown.summary(_entry(new, after), after),
@@ -396,6 +399,11 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
         elif key != after["entryDigest"]:
             change["flags"] = [NOTE_MISSING]
         changes.append(change)
+    for entry_id, was in sorted((lock.withdrawn if lock is not None else {}).items(),
+                                key=lambda item: item[0].encode("utf-8", "surrogateescape")):
+        if entry_id not in new_rows:  # withdrawn by an earlier release, kept by the lock (issue #34 item 4)
+            changes.append({"id": entry_id, "change": "withdrawn", "importedAt": was.as_json(),
+                            "note": f"{was.shown()}; kept by the lock until a reviewed --forget"})
     return {"result": "changes", "changes": changes}
 
 
@@ -451,13 +459,17 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
             if refusals:
                 return out | {"result": "refused", "refusals": [r.as_json() for r in refusals]}
             report = gate(repo, to_tag, commits[to_tag], entries=None, history=history, lock=lock)
+            if lock is not None:  # the lock's withdrawn entries' pairs held too (issue #34 item 4)
+                hold_withdrawn(repo, commits[to_tag], lock, frozenset(), report)
             out["target"] = {"result": "pass" if report.passed else "fail", "history": report.history,
                              "replayed": report.replayed, "skipped": [s.as_json() for s in report.skipped]}
             if not report.passed:
                 return out | {"result": "refused", "refusals": [r.as_json() for r in report.refusals]}
             try:
-                return out | _changes(GitTree(repo, commits[from_tag]), GitTree(repo, commits[to_tag]),
-                                      lock.entries if lock is not None else None, (from_tag, to_tag))
+                diff = _changes(GitTree(repo, commits[from_tag]), GitTree(repo, commits[to_tag]),
+                                lock.entries if lock is not None else None, (from_tag, to_tag),
+                                lock=lock)
+                return out | diff
             except TreeError as exc:
                 raise LocationError(f"{location}: {unreadable(exc)}") from exc
         finally:

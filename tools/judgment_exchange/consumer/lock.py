@@ -3,12 +3,17 @@ manifest for the import"; issue #10 item 5; docs/release-contract.md, "The lock"
 
 A lock is one closed JSON object:
 
-    {"lockVersion": 1, "location": "<normal_location(LOCATION): a local directory as its real path>",
+    {"lockVersion": 2, "location": "<normal_location(LOCATION): a local directory as its real path>",
      "tag": "vMAJOR.MINOR.PATCH", "commit": "<40 lowercase hex>",
      "manifestDigest": "sha256:<hex over manifest.json's stored bytes at that commit>",
-     "entries": {"<id>": "<the row's entryDigest>", ...}}
+     "entries": {"<id>": "<the row's entryDigest>", ...},
+     "withdrawn": {"<id>": {"tag": "<the release it was imported at>", "commit": "<its commit>",
+                            "entryDigest": "<the entryDigest imported>"}, ...}}
 
-Every member is required; no other member is admitted. It is written with sorted keys, two-space
+Every member is required; no other member is admitted. `withdrawn` (version 2; issue #34 item 4) keeps each
+imported entry a later release withdrew, with the release, commit and entryDigest it was imported at, across
+`--update`s until a reviewed `--forget ID`: it stays imported (§7), and its artifact pair stays held. A
+version-1 lock (no `withdrawn`) is still read, as one with none; only `--update` writes it again, as version 2. It is written with sorted keys, two-space
 indentation, ASCII only and a final newline, atomically (a temporary file beside it, then a rename or a
 link), and never through a symlink.
 """
@@ -30,28 +35,56 @@ from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Refusal
 from ..tree import read_regular
 
-LOCK_VERSION = 1
+LOCK_VERSION = 2
+READ_VERSIONS = (1, 2)
 LOCK_BOUND = 1024 * 1024
 MAX_ENTRIES = 1024
-MEMBERS = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag")
+MAX_WITHDRAWN = 4096
+MEMBERS_1 = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag")
+MEMBERS = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag", "withdrawn")
+WITHDRAWN_MEMBERS = ("commit", "entryDigest", "tag")
 FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
 MALFORMED = "lock-malformed"
 
 
 @dataclass(frozen=True)
+class Withdrawn:
+    """An imported entry a later release withdrew: the release, commit and entryDigest it was imported at."""
+
+    tag: str
+    commit: str
+    entry_digest: str
+
+    def as_json(self) -> dict:
+        return {"tag": self.tag, "commit": self.commit, "entryDigest": self.entry_digest}
+
+    def shown(self) -> str:
+        """How show and upgrade-diff say it (issue #34 item 4)."""
+        return f"withdrawn, imported at {self.commit} ({self.tag})"
+
+
+def _by_id(items: dict) -> dict:
+    return dict(sorted(items.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")))
+
+
+@dataclass(frozen=True)
 class Lock:
-    """What an installation imported: one release of one catalog and each imported entry's entryDigest."""
+    """What an installation imported: one release of one catalog and each imported entry's entryDigest, and
+    each entry a later release withdrew, where it was imported (`withdrawn`). `version` is the form it was read
+    in (a lock is always written as LOCK_VERSION); it is not part of the state compared."""
 
     location: str
     tag: str
     commit: str
     manifest_digest: str
     entries: dict[str, str] = field(default_factory=dict)
+    withdrawn: dict[str, Withdrawn] = field(default_factory=dict)
+    version: int = field(default=LOCK_VERSION, compare=False)
 
     def as_json(self) -> dict:
-        ordered = dict(sorted(self.entries.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")))
         return {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
-                "manifestDigest": self.manifest_digest, "entries": ordered}
+                "manifestDigest": self.manifest_digest, "entries": _by_id(self.entries),
+                "withdrawn": {i: w.as_json() for i, w in _by_id(self.withdrawn).items()}}
 
     def encode(self) -> bytes:
         return (json.dumps(self.as_json(), indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
@@ -96,14 +129,17 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
         return refused(f"not one strict JSON value ({exc.detail})")
     if not isinstance(value, dict):
         return refused("a lock is a JSON object")
-    unknown = sorted(set(value) - set(MEMBERS))
-    missing = [m for m in MEMBERS if m not in value]
+    version = integer(value.get("lockVersion"))
+    members = MEMBERS_1 if version == 1 else MEMBERS  # version 1 has no withdrawn (issue #34 item 4)
+    unknown = sorted(set(value) - set(members))
+    missing = [m for m in members if m not in value]
     if unknown:
-        return refused(f"{len(unknown)} member(s) a lock does not have (it holds exactly {', '.join(MEMBERS)})")
+        return refused(f"{len(unknown)} member(s) a lock does not have (a version-{version if version == 1 else 2} "
+                       f"lock holds exactly {', '.join(members)})")
     if missing:
         return refused(f"member {missing[0]} is missing")
-    if integer(value["lockVersion"]) != LOCK_VERSION:
-        return refused(f"lockVersion is {LOCK_VERSION}")
+    if version not in READ_VERSIONS:
+        return refused(f"lockVersion is {LOCK_VERSION} (or 1, a lock written before withdrawn entries were kept)")
     location = value["location"]
     if not isinstance(location, str) or not 1 <= len(location) <= 4096:
         return refused("location is a string of 1 to 4096 characters")
@@ -121,7 +157,33 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
             return refused(f"entries member {i + 1} is not named by an entry id")
         if not is_digest(digest):
             return refused(f"entries member {entry_id}: the value is an entryDigest (sha256: and 64 hex)")
-    return Lock(location, value["tag"], value["commit"], value["manifestDigest"], dict(entries)), None
+    withdrawn, problem = _withdrawn(value.get("withdrawn", {}), entries)
+    if problem is not None:
+        return refused(problem)
+    return Lock(location, value["tag"], value["commit"], value["manifestDigest"], dict(entries), withdrawn,
+                version), None
+
+
+def _withdrawn(value, entries: dict) -> tuple[dict[str, Withdrawn], str | None]:
+    """The `withdrawn` member held to its closed form: id to {tag, commit, entryDigest}, none also in entries."""
+    if not isinstance(value, dict) or len(value) > MAX_WITHDRAWN:
+        return {}, f"withdrawn is an object of at most {MAX_WITHDRAWN} members, id to {{tag, commit, entryDigest}}"
+    out = {}
+    for i, (entry_id, item) in enumerate(value.items()):
+        if not 3 <= len(entry_id) <= 128 or ENTRY_ID.fullmatch(entry_id) is None:
+            return {}, f"withdrawn member {i + 1} is not named by an entry id"
+        if entry_id in entries:
+            return {}, f"withdrawn member {entry_id} is also an imported entry: an entry is one or the other"
+        if not isinstance(item, dict) or set(item) != set(WITHDRAWN_MEMBERS):
+            return {}, f"withdrawn member {entry_id} is an object of exactly {', '.join(WITHDRAWN_MEMBERS)}"
+        if not isinstance(item["tag"], str) or release_key(item["tag"]) is None:
+            return {}, f"withdrawn member {entry_id}: tag is a release tag vMAJOR.MINOR.PATCH"
+        if not isinstance(item["commit"], str) or FULL_COMMIT.fullmatch(item["commit"]) is None:
+            return {}, f"withdrawn member {entry_id}: commit is a full commit id, 40 lowercase hexadecimal digits"
+        if not is_digest(item["entryDigest"]):
+            return {}, f"withdrawn member {entry_id}: entryDigest is sha256: and 64 lowercase hexadecimal digits"
+        out[entry_id] = Withdrawn(item["tag"], item["commit"], item["entryDigest"])
+    return out, None
 
 
 def load(path: str) -> tuple[Lock | None, Refusal | None]:
