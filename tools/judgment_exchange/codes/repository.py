@@ -27,6 +27,15 @@ RECORDS: dict[str, Code] = {
         "outside the entry's directory, its manifest row and its own skips.json items.",
         "Move the other file's change to a pull request of its own.",
     ),
+    "document-not-regular": Code(
+        "issue #38 item 2: a document is a regular file like every file the gate reads (docs/trust.md, "
+        "'What a document pull request can reach'; exchange check --base)",
+        "A document the change adds or alters (README.md, CONTRIBUTING.md, LICENSE, .gitignore, entries/README.md, "
+        "docs/*.md) is not a regular file without the executable bit (a symlink, a submodule, an executable), or "
+        "its name is outside the display grammar (a control character such as a newline, or a name the scan flags).",
+        "Commit the document as a regular file with its content (not a link or a submodule), clear the executable "
+        "bit (git update-index --chmod=-x PATH), and give it a plain name.",
+    ),
     "base-unreadable": Code(
         "interfaces.md --base: the pull request's base revision cannot be read",
         "The --base revision cannot be resolved or read.",

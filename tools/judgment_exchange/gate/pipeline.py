@@ -122,7 +122,8 @@ def _pull_request(compared: Comparison, options: GateOptions, report: Report) ->
     for refusal in (None if options.several_entries else rules.one_entry_refusal(counted, options.base),
                     rules.pin_refusal(change.pin_moved, counted, options.base),
                     rules.gate_refusal(change, options.base), rules.other_files_refusal(change, options.base),
-                    rules.skips_removed_refusal(change, options.base)):
+                    rules.skips_removed_refusal(change, options.base),
+                    *rules.document_refusals(change, options.base)):
         if refusal:
             report.refusals.append(refusal)
 

@@ -127,6 +127,8 @@ class Change:
     pin_moved: bool = False
     gate_files: tuple[str, ...] = ()
     other_files: tuple[str, ...] = ()
+    irregular_documents: tuple[str, ...] = ()
+    """Documents the change adds or alters that are not a regular, non-executable file with a plain name."""
 
     @property
     def acknowledged(self) -> list[str]:
@@ -221,10 +223,38 @@ def compare(repository: str, base: str, tree: Tree, commit: str | None = None) -
         pin_moved=PIN in kinds,
         gate_files=tuple(n for n in names if kinds[n] == GATE),
         other_files=tuple(n for n in names if kinds[n] == DOCUMENT),
+        irregular_documents=tuple(n for n in names if kinds[n] == DOCUMENT and _irregular(tree, n)),
     )
     if before is not None:
         object.__setattr__(change, "_opened", before)  # see Change.opened
     return change
+
+
+def _irregular(tree: Tree, path: str) -> bool:
+    """A document path the change leaves as anything but a regular, non-executable file (a removal is fine) or
+    whose name is outside the display grammar or flagged by the scan (issue #38 item 2)."""
+    from ..quoting import display_path
+    from ..tree import FILE
+
+    if display_path(path) != path:
+        return True
+    try:
+        node = tree.stat(path)
+    except (TreeError, OSError):
+        return True
+    return node.kind != MISSING and (node.kind != FILE or node.executable)
+
+
+def document_refusals(change: Change, base: str) -> list[Refusal]:
+    """A document is a regular file like every file the gate reads (issue #38 item 2): each document the change
+    adds or alters as a symlink, a submodule, an executable or under a name outside the display grammar is
+    refused, named as the report names any path (quoting.display_path: never a raw name)."""
+    from ..quoting import display_path
+
+    return [Refusal("document-not-regular", display_path(path),
+                    f"{display_path(path)} is a document (a pull request may change it alone) and the change against "
+                    f"{base} leaves it as something other than a regular, non-executable file with a plain name")
+            for path in change.irregular_documents]
 
 
 def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
