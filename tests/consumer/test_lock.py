@@ -40,12 +40,13 @@ def test_lock_records_what_was_imported_in_its_closed_form(releases, tmp_path, c
     rows = json.loads(blob)
     value = json.loads(lock.read_bytes())
     assert value == {
-        "lockVersion": 1,
+        "lockVersion": 2,  # issue #34 item 4: withdrawn entries kept (none yet)
         "location": os.path.abspath(releases.location),
         "tag": "v0.2.0",
         "commit": releases.repo.rev("v0.2.0^{commit}"),
         "manifestDigest": sha256(blob),
         "entries": {"acme.vendors": rows[0]["entryDigest"]},
+        "withdrawn": {},
     }
     assert lock.read_bytes().endswith(b"\n") and list(value) == sorted(value)
 
