@@ -94,6 +94,6 @@ def test_the_documented_block_is_a_valid_configuration_naming_both_hooks(tmp_pat
     assert [hook["id"] for hook in repo["hooks"]] == HOOK_IDS
 
 
-def test_readme_and_contributing_link_the_hooks_page():
-    assert "(docs/precommit.md)" in (REPO / "README.md").read_text(encoding="utf-8")
-    assert "(docs/precommit.md)" in (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("document", ["README.md", "CONTRIBUTING.md"])
+def test_readme_and_contributing_link_the_hooks_page(document):
+    assert "](docs/precommit.md)" in (REPO / document).read_text(encoding="utf-8")
