@@ -29,6 +29,8 @@ from ..test_supply_chain import ACTION_PINS
 PUBLISH = REPO / ".github" / "workflows" / "publish.yml"
 RELEASE = REPO / ".github" / "workflows" / "release.yml"
 PYPI_ACTION = "pypa/gh-action-pypi-publish"
+PACKAGE_FILES = ["pyproject.toml", "tools", "README.md", "LICENSE", "requirements-build.txt"]
+"""What the build job archives from the tagged commit: the package's own files and the build lock, nothing else."""
 INIT = "tools/judgment_exchange/__init__.py"
 
 
@@ -142,8 +144,10 @@ def publish_problems(workflow: dict) -> list[str]:
     if "verify" not in _needs(build):
         problems.append("build: does not need verify")
     script = "\n".join(step["run"] for step in _steps(build) if "run" in step)
-    for wanted in ("archive --format=tar \"$COMMIT\" -- pyproject.toml tools README.md LICENSE requirements-build.txt",
-                   "python -I -m venv gate-build",
+    archives = re.findall(r'git -C "\$SOURCE" archive --format=tar "\$COMMIT" -- ([^|\n]*)\| tar -x -C gate-source', script)
+    if [paths.split() for paths in archives] != [PACKAGE_FILES]:
+        problems.append(f"build: expected one git archive of the commit's {' '.join(PACKAGE_FILES)}, found {archives}")
+    for wanted in ("python -I -m venv gate-build",
                    "gate-build/bin/python -I -m pip install --quiet --disable-pip-version-check --require-hashes "
                    "-r gate-source/requirements-build.txt",
                    "gate-build/bin/python -I -m build --no-isolation --outdir dist gate-source"):
@@ -250,6 +254,10 @@ NEAR_MISSES = {
     "build without the lock": (_script("build", 2, " --require-hashes -r gate-source/requirements-build.txt",
                                        " build"), "build: no"),
     "build with isolation": (_script("build", 2, "-m build --no-isolation", "-m build"), "build: no"),
+    "build archives the tests": (_script("build", 2, "LICENSE requirements-build.txt", "LICENSE requirements-build.txt tests"),
+                                 "one git archive"),
+    "build archives the working tree": (_script("build", 2, 'archive --format=tar "$COMMIT"', 'archive --format=tar HEAD'),
+                                        "one git archive"),
     "build from the checkout": (_script("build", 2, "--outdir dist gate-source", "--outdir dist \"$SOURCE\""),
                                 "build: no"),
     "publish may read contents": (_jobs("publish.permissions", {"id-token": "write", "contents": "read"}),
