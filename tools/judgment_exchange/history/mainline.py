@@ -1,10 +1,12 @@
 """Main's first-parent history, and the release ledger held to it (docs/releasing.md; issue #10 items 1, 2).
 
-Only main's releases count. "Main" is one answer for every command (issue #26 item 1; `find_main`): the
+Main's releases make the ledger; a release tag off main's first-parent history is a previous release for
+artifact identity and upgrade keys only (RFC 0019 §7; `Outcome.side`, issue #34 item 3). "Main" is one answer for every command (issue #26 item 1; `find_main`): the
 upstream default branch as fetched (UPSTREAM_ORDER, the order `--base auto` uses), except that when HEAD is
 the local `main` and descends from it, main is HEAD's own first-parent history (a maintainer between
 `exchange release` and the push); without an upstream, the local `main`, else HEAD. A check of one commit
-(a consumer's `release-check`, which checks no branch ancestry, §7) uses that commit.
+(a consumer's `release-check`, which checks no branch ancestry, §7) uses that commit. A plain check of a
+working tree whose HEAD is behind main or off it is judged against the merge base (`plain_base`; issue #34).
 The ledger names the releases; each row's release commit is the commit on main's first-parent history
 that added it (each distinct ledger blob read once through the ObjectStore), and tags corroborate.
 """
