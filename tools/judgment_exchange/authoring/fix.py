@@ -51,7 +51,8 @@ REPAIRED = frozenset({"dialect-digest-mismatch", "output-digest-mismatch", "prep
 # before the first fixture is recorded). Every other refusal withholds the whole fix (docs/fix.md).
 NOT_BLOCKING = frozenset({"placeholder-value", "assertion-mismatch", "verification-record-invalid",
                           "reader-locator-invalid", "source-kinds-mismatch"})
-# entry.json members a person writes and no pin reads; a member refusal under one of them does not block.
+# entry.json members a person writes and no pin reads; a member refusal under one of them does not block, but
+# one of licence does: a refused licence refuses the entry, and nothing is pinned (`licence_blockers`).
 PERSON_MEMBERS = frozenset({"title", "description", "compatibility", "upgrade", "pack", "requires", "sourceKinds",
                             "licence", "author", "assertion", "verification"})
 _MEMBER_CODES = frozenset({"entry-member-missing", "entry-member-unknown", "entry-member-invalid",
@@ -67,6 +68,8 @@ def blocks(refusal: Refusal) -> bool:
         return False
     if refusal.code in _MEMBER_CODES and refusal.pointer:
         first = refusal.pointer.split("/")[1]
+        if first == "licence":  # the entry is refused whole: nothing is pinned for it (`licence_blockers`)
+            return True
         # the list of fixtures holding none yet (a new entry before its first recording) reads as /fixtures
         return first not in PERSON_MEMBERS and refusal.pointer != "/fixtures"
     return True
@@ -162,8 +165,30 @@ class _Overlay:
         return self.tree.read(path, limit)
 
 
+REFUSED_ENTRY = "the entry is refused, so exchange fix pins nothing for it: write its licence as the detail says"
+
+
+def licence_blockers(check: EntryCheck) -> list[Blocker]:
+    """A licence the gate refuses (issue #34 item 7; docs/fix.md): §3's grammar (`blocks`) and, as this catalog's
+    gate holds it, the SPDX licence list (catalog/spdx.py: licence-not-listed, licence-spelling). The licence is
+    what lets the Exchange publish the entry's files, and no later step of the walkthrough writes it (the scaffold
+    writes a listed one), so a refused licence withholds the pins: fix never reports an entry's pins written over a
+    licence `exchange check` refuses. Only listed identifiers are named, never the value."""
+    from ..catalog.spdx import POINTER, licence_finding
+
+    entry = check.entry
+    if not isinstance(entry, dict) or any(r.pointer == POINTER for r in check.refusals):
+        return []  # no entry to read, or the grammar's refusal already blocks (`blocks`)
+    finding = licence_finding(entry.get("licence"))
+    if finding is None or not finding.refused:
+        return []
+    return [Blocker(f"{check.path}/entry.json", finding.code, f"licence: {finding.detail}; {REFUSED_ENTRY}")]
+
+
 def _blockers(check: EntryCheck) -> list[Blocker]:
-    out = [Blocker(r.path or check.path, r.code, r.detail) for r in check.refusals if blocks(r)]
+    out = [Blocker(r.path or check.path, r.code, r.detail + (f"; {REFUSED_ENTRY}" if r.pointer == "/licence" else ""))
+           for r in check.refusals if blocks(r)]
+    out += licence_blockers(check)
     if not out and not pinnable(check):
         out.append(Blocker(check.path, None, "not an entry a row can pin (a readable entry.json with its kind, "
                                              "under a directory named by an id)"))
