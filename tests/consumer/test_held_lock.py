@@ -62,13 +62,21 @@ class Mirror:
 
     def fork(self, *build, edit=None) -> None:
         """v0.2.0 on a new root commit: main renamed away, a fresh main with a ledger of its own, released by
-        `exchange release`; with `edit`, the files edited and tagged by hand, without a ledger (a release the
-        fork's own gate would refuse: an upgrade key its history does not hold)."""
+        `exchange release` in a repository of its own (which holds no v0.1.0: where the mirror's tags are, the
+        gate counts v0.1.0 as a previous release wherever its commit is, issue #34 item 3) and pushed to the
+        mirror; with `edit`, the files edited and tagged by hand, without a ledger (a release the fork's own
+        gate would refuse: an upgrade key its history does not hold)."""
         self.repo.git("branch", "-m", "main", "imported")
         self.repo.git("checkout", "-q", "--orphan", "main")
         files = self._catalog("fork", *build)
         if edit is None:
-            self.release(files, "v0.2.0")
+            own = GitRepo(self.tmp / "fork-repo")
+            own.snapshot(files, "catalog for v0.2.0")
+            outcome = make_release(str(own.path), "v0.2.0")
+            assert outcome.status == 0, outcome.lines
+            self.repo.git("fetch", "-q", "--update-head-ok", str(own.path), "+refs/heads/main:refs/heads/main",
+                          "refs/tags/v0.2.0:refs/tags/v0.2.0")
+            self.repo.git("reset", "-q", "--hard", "main")
             return
         files = edit(files)
         files.pop("releases.json")
