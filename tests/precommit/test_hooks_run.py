@@ -146,16 +146,12 @@ def test_a_stale_staged_row_fails_both_hooks_until_exchange_fix_is_run_and_stage
     root = tmp_path / "acme-catalog"
     repo = _with_an_entry_and_the_documented_hooks(hooks, root)
 
-    done = hooks.pre_commit(root, "run", "--all-files")  # installs the hook environment: once for the module
-    assert done.returncode == 0, done.stdout
-    assert _passed(done.stdout, CHECK) and _passed(done.stdout, FIX), done.stdout
-
     # a person-written member changed: entry.json's bytes, so its manifest row's entryDigest, are stale
     entry = root / ENTRY_DIR / "entry.json"
     entry.write_text(entry.read_text(encoding="utf-8").replace('"title": "', '"title": "Renamed: '), encoding="utf-8")
     repo.git("add", f"{ENTRY_DIR}/entry.json")
     manifest = (root / "manifest.json").read_bytes()
-    commit = hooks.run(root, "git", "commit", "-s", "-m", "Rename the preset")
+    commit = hooks.run(root, "git", "commit", "-s", "-m", "Rename the preset")  # installs the hook environment
     assert commit.returncode != 0, commit.stdout  # the installed hook refused the commit
     assert _failed(commit.stdout, CHECK) and _failed(commit.stdout, FIX), commit.stdout
     assert "refused manifest-digest-mismatch" in commit.stdout, commit.stdout
