@@ -53,6 +53,40 @@ def load_lock(command: str, path: str):
         return None
 
 
+def signing_of(command: str, args: argparse.Namespace):
+    """`--signers FILE` and `--require-signed` as consumer/signed.Signing (issue #36): (the Signing, None), or (None,
+    the exit status) after saying why FILE cannot be used — unreadable (4) or out of its form (1)."""
+    from ..consumer.signed import Signing
+    from ..signing.signers import MAX_BYTES, read_signers
+    from ..tree import TooLarge, read_regular
+
+    pinned = None
+    if args.signers:
+        try:
+            data = read_regular(args.signers, MAX_BYTES)
+        except TooLarge as exc:  # refused unread (signing/signers.py's bound)
+            print(f"refused release-signers-malformed: --signers {safe(args.signers)}: {exc.size} bytes, over the "
+                  f"bound of {MAX_BYTES} bytes")
+            return None, REFUSED
+        except OSError as exc:
+            print(f"{command}: --signers {safe(args.signers)}: {safe(exc.strerror or exc)}", file=sys.stderr)
+            return None, IO
+        pinned = read_signers(data, "--signers FILE")
+        if not hasattr(pinned, "keys"):
+            print(f"refused {pinned.code}: --signers {safe(args.signers)}: {safe(pinned.detail)}"
+                  + (f" (line {pinned.line})" if pinned.line else ""))
+            return None, REFUSED
+    return Signing(pinned, bool(args.require_signed)), None
+
+
+def add_signing_options(parser) -> None:
+    parser.add_argument("--signers", metavar="FILE", help="the catalog's signers file from its maintainers' own "
+                        "channel: the release must be signed by a key in it, or reached from one by the chain of "
+                        "signed releases (docs/signing.md)")
+    parser.add_argument("--require-signed", action="store_true", help="refuse an unsigned release, and one whose "
+                        "signers nothing pins (neither --signers nor a lock holding signers)")
+
+
 def cmd_release_check(args: argparse.Namespace) -> int:
     """exchange release-check: a release verified before import, held to the consumer's lock (consumer/)."""
     from ..catalog.grammar import ENTRY_ID
@@ -85,6 +119,9 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{command}: {exc}", file=sys.stderr)
         return USAGE
+    signing, status = signing_of(command, args)
+    if status is not None:
+        return status
     lock, result = None, None
     if args.lock:
         if (loaded := load_lock(command, args.lock)) is None:
@@ -103,14 +140,15 @@ def cmd_release_check(args: argparse.Namespace) -> int:
         try:
             result = release_check(args.location, args.tag, entries=args.entry, history=history,
                                    expect_commit=expected, lock=lock, approved=frozenset(args.approve_change or ()),
-                                   forget=frozenset(args.forget or ()))
+                                   forget=frozenset(args.forget or ()), signing=signing)
         except LocationError as exc:
             print(f"{command}: {safe(exc)}", file=sys.stderr)
             return IO
     action = None
     if args.lock and result.state is not None:
         # a version-1 lock is read as it is and written, as version 2, only by --update (issue #34 item 4)
-        if lock is None or (args.update and (result.state != lock or lock.version != locks.LOCK_VERSION)):
+        written = locks.SIGNED_LOCK_VERSION if result.state.signers else locks.LOCK_VERSION  # issue #36 item 5
+        if lock is None or (args.update and (result.state != lock or lock.version != written)):
             try:
                 locks.write(args.lock, result.state, replace=lock is not None)
             except OSError as exc:
@@ -152,9 +190,12 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
     lock, status = held_lock(command, args.lock)
     if status is not None:
         return status
+    signing, status = signing_of(command, args)
+    if status is not None:
+        return status
     from_tag, to_tag = (tags[0], tags[1]) if len(tags) == 2 else (None, tags[0])
     try:
-        diff = upgrade_diff(args.location, from_tag, to_tag, lock=lock, history=history)
+        diff = upgrade_diff(args.location, from_tag, to_tag, lock=lock, history=history, signing=signing)
     except ValueError as exc:
         print(f"{command}: {safe(exc)}", file=sys.stderr)
         return USAGE
@@ -178,7 +219,7 @@ def register(sub) -> None:
     rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
                         usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
                         "[--expect-commit SHA] [--lock FILE [--update [--approve-change ID ...] [--forget ID ...]]] "
-                        "[--format text|json]")
+                        "[--signers FILE] [--require-signed] [--format text|json]")
     rc.add_argument("location", metavar="LOCATION",
                     help="a local directory holding the catalog's repository, or a git URL")
     rc.add_argument("tag", metavar="TAG", help="the release tag to check, vMAJOR.MINOR.PATCH")
@@ -197,18 +238,20 @@ def register(sub) -> None:
     rc.add_argument("--forget", action="append", metavar="ID",
                     help="with --update: the reviewer removes this withdrawn entry from the lock; its artifact pair "
                          "is no longer held")
+    add_signing_options(rc)
     rc.add_argument("--format", choices=("text", "json"), default="text")
     rc.set_defaults(run=cmd_release_check)
 
     ud = sub.add_parser("upgrade-diff", help="what changed between two releases, for review (§7)",
                         usage="exchange upgrade-diff LOCATION FROM_TAG TO_TAG | LOCATION --lock FILE TO_TAG "
-                              "[--history N | --no-history] [--format text|json|markdown]")
+                              "[--history N | --no-history] [--signers FILE] [--require-signed] [--format text|json|markdown]")
     ud.add_argument("location")
     ud.add_argument("tags", nargs="+", metavar="TAG", help="FROM_TAG TO_TAG, or TO_TAG alone with --lock")
     ud.add_argument("--lock", metavar="FILE", help="the consumer's lock: FROM is the locked release")
     ud_hist = ud.add_mutually_exclusive_group()
     ud_hist.add_argument("--history", type=int, default=128, metavar="N", help="the target's check: maxHistoryReleases")
     ud_hist.add_argument("--no-history", action="store_true", help="the target's check reads no history")
+    add_signing_options(ud)
     ud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     ud.set_defaults(run=cmd_upgrade_diff)
 

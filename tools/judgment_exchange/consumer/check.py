@@ -388,8 +388,9 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
 
 def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
                expect_commit: str | None, lock: Lock | None, approved: frozenset[str],
-               forget: frozenset[str] = frozenset()) -> ReleaseCheck:
-    """release_check on a repository already open."""
+               forget: frozenset[str] = frozenset(), signing=None) -> ReleaseCheck:
+    """release_check on a repository already open; `signing` (consumer/signed.Signing: --signers, --require-signed)
+    and the lock's signers hold the release's signature (issue #36)."""
     result = ReleaseCheck(without_credentials(location), tag)  # printed: a URL's credentials removed
     result.report.checks = ["release tag"]  # what was checked, when a refusal comes before the gate
     commit, refusal = resolve_tag(repo, tag)
@@ -420,9 +421,18 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
         if refusals:
             result.report.refusals.extend(refusals)
             return result
+    from .signed import Signing, check_signatures
+
+    signed = check_signatures(repo, tag, commit, signing=signing or Signing(), lock=lock, history=history)
+    if signed.checked:
+        result.report.checks.append("the release's signature")
+    if signed.refusals:  # a release whose signature the consumer's trust refuses is not gated (docs/signing.md)
+        result.report.refusals.extend(signed.refusals)
+        return result
     checks = result.report.checks
     result.report = gate(repo, tag, commit, entries=entries, history=history, lock=lock)
     result.report.checks = checks + result.report.checks
+    result.report.notes.extend(signed.notes)
     if lock is not None:
         hold_withdrawn(repo, commit, lock, forget, result.report)
     if lock is not None and result.report.passed and commit != lock.commit:
@@ -433,6 +443,10 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
         result.report.notes.extend(added.notes)
     if result.report.passed:
         result.state = state_of(repo, location, tag, commit, result.report.checked, lock, forget)
+        if signed.signers:  # a lock holding signers: version 3 (consumer/lock.py)
+            from dataclasses import replace
+
+            result.state = replace(result.state, signers=signed.signers, tag_object=signed.tag_object)
     return result
 
 
@@ -453,7 +467,8 @@ def hold_withdrawn(repo, commit: str, lock: Lock, forget: frozenset[str], report
 
 def release_check(location: str, tag: str, *, entries: list[str] | None = None, history: int | None = MAX_HISTORY,
                   expect_commit: str | None = None, lock: Lock | None = None,
-                  approved: frozenset[str] = frozenset(), forget: frozenset[str] = frozenset()) -> ReleaseCheck:
+                  approved: frozenset[str] = frozenset(), forget: frozenset[str] = frozenset(),
+                  signing=None) -> ReleaseCheck:
     """Verify a tagged release before import (§7); `history` None reads no history. `expect_commit` is a
     full 40-hex commit id (ValueError otherwise); `lock` holds the release to what was imported."""
     expected = full_commit(expect_commit) if expect_commit is not None else None
@@ -461,6 +476,6 @@ def release_check(location: str, tag: str, *, entries: list[str] | None = None, 
         repo = open_location(location, workdir)
         try:
             return check_open(repo, location, tag, entries=entries, history=history, expect_commit=expected,
-                              lock=lock, approved=approved, forget=forget)
+                              lock=lock, approved=approved, forget=forget, signing=signing)
         finally:
             repo.close()

@@ -417,7 +417,7 @@ def tree_changes(old: GitTree, new: GitTree, labels: tuple[str, str]) -> dict:
 
 
 def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None = None,
-                 history: int | None = MAX_HISTORY) -> dict:
+                 history: int | None = MAX_HISTORY, signing=None) -> dict:
     """What changed between two releases, for review before an upgrade (§7). With `lock`, FROM is the
     lock's release (ValueError when `from_tag` names another) and notes are keyed by its entryDigests.
     Refuses a lower or equal target, a moved locked tag, and a target that fails its own check. Every id,
@@ -425,11 +425,11 @@ def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock
     the release being left is never gated by this run (issue #16 item 4)."""
     from .render import clear_diff
 
-    return clear_diff(_upgrade_diff(location, from_tag, to_tag, lock=lock, history=history))
+    return clear_diff(_upgrade_diff(location, from_tag, to_tag, lock=lock, history=history, signing=signing))
 
 
 def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None,
-                  history: int | None) -> dict:
+                  history: int | None, signing=None) -> dict:
     if lock is not None:
         if from_tag is not None and from_tag != lock.tag:
             raise ValueError(f"FROM_TAG {from_tag} is not the locked {lock.tag}; give only TO_TAG with --lock")
@@ -453,6 +453,11 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
                                         f"{to_tag} is not higher than {from_tag}: an upgrade moves to a higher tag"))
             if not refusals and lock is not None:
                 refusals.extend(lock_refusals(repo, location, to_tag, lock))
+            if not refusals:  # the target's signature: --signers, --require-signed, the lock's signers (issue #36)
+                from .signed import Signing, check_signatures
+
+                refusals.extend(check_signatures(repo, to_tag, commits[to_tag], signing=signing or Signing(),
+                                                 lock=lock, history=history).refusals)
             out = {"location": without_credentials(location),  # a URL's user name and password never printed
                    "from": {"tag": from_tag} | ({"commit": commits[from_tag]} if commits.get(from_tag) else {}),
                    "to": {"tag": to_tag} | ({"commit": commits[to_tag]} if commits.get(to_tag) else {})}

@@ -10,6 +10,11 @@ A lock is one closed JSON object:
      "withdrawn": {"<id>": {"tag": "<the release it was imported at>", "commit": "<its commit>",
                             "entryDigest": "<the entryDigest imported>"}, ...}}
 
+A lock holding signers (issue #36 item 5; docs/signing.md) is version 3, the same object with two members more:
+`"signers": ["PRINCIPAL namespaces=\"git\" ssh-ed25519 BASE64", ...]` (the lines of the set that governs the next
+release, comments dropped) and `"tagObject": "<the verified tag object's id>"`. A lock is written at version 3 only
+when it holds signers, so an unsigned catalog's consumers keep writing version 2, byte for byte.
+
 Every member is required; no other member is admitted. `withdrawn` (version 2; issue #34 item 4) keeps each
 imported entry a later release withdrew, with the release, commit and entryDigest it was imported at, across
 `--update`s until a reviewed `--forget ID`: it stays imported (§7), and its artifact pair stays held. A
@@ -36,13 +41,19 @@ from ..refusal import Refusal
 from ..tree import read_regular
 
 LOCK_VERSION = 2
-READ_VERSIONS = (1, 2)
+SIGNED_LOCK_VERSION = 3
+"""A lock holding signers (issue #36 item 5) is written at version 3; a lock without is written at LOCK_VERSION,
+byte for byte as before."""
+READ_VERSIONS = (1, 2, 3)
 LOCK_BOUND = 1024 * 1024
 MAX_ENTRIES = 1024
 MAX_WITHDRAWN = 4096
 MEMBERS_1 = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag")
 MEMBERS = ("commit", "entries", "location", "lockVersion", "manifestDigest", "tag", "withdrawn")
+MEMBERS_3 = ("commit", "entries", "location", "lockVersion", "manifestDigest", "signers", "tag", "tagObject",
+             "withdrawn")
 WITHDRAWN_MEMBERS = ("commit", "entryDigest", "tag")
+OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
 MALFORMED = "lock-malformed"
 
@@ -80,11 +91,20 @@ class Lock:
     entries: dict[str, str] = field(default_factory=dict)
     withdrawn: dict[str, Withdrawn] = field(default_factory=dict)
     version: int = field(default=LOCK_VERSION, compare=False)
+    signers: tuple[str, ...] = ()
+    """Version 3 (issue #36 item 5): the lines of the signers set that governs the next release (docs/signing.md);
+    () for a lock of an unsigned catalog."""
+    tag_object: str | None = None
+    """Version 3: the verified tag object's id of the locked release (re-checking it with another tag object at the
+    same commit is release-tag-moved)."""
 
     def as_json(self) -> dict:
-        return {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
-                "manifestDigest": self.manifest_digest, "entries": _by_id(self.entries),
-                "withdrawn": {i: w.as_json() for i, w in _by_id(self.withdrawn).items()}}
+        out = {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
+               "manifestDigest": self.manifest_digest, "entries": _by_id(self.entries),
+               "withdrawn": {i: w.as_json() for i, w in _by_id(self.withdrawn).items()}}
+        if self.signers:  # only a lock holding signers is version 3: an unsigned catalog's lock is unchanged
+            out |= {"lockVersion": SIGNED_LOCK_VERSION, "signers": list(self.signers), "tagObject": self.tag_object}
+        return out
 
     def encode(self) -> bytes:
         return (json.dumps(self.as_json(), indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
@@ -130,16 +150,20 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
     if not isinstance(value, dict):
         return refused("a lock is a JSON object")
     version = integer(value.get("lockVersion"))
-    members = MEMBERS_1 if version == 1 else MEMBERS  # version 1 has no withdrawn (issue #34 item 4)
+    # version 1 has no withdrawn (issue #34 item 4); version 3 adds signers and tagObject (issue #36 item 5)
+    members = MEMBERS_1 if version == 1 else MEMBERS_3 if version == SIGNED_LOCK_VERSION else MEMBERS
     unknown = sorted(set(value) - set(members))
     missing = [m for m in members if m not in value]
     if unknown:
-        return refused(f"{len(unknown)} member(s) a lock does not have (a version-{version if version == 1 else 2} "
+        return refused(f"{len(unknown)} member(s) a lock does not have (a version-{version if version in (1, 3) else 2} "
                        f"lock holds exactly {', '.join(members)})")
     if missing:
-        return refused(f"member {missing[0]} is missing")
+        hint = (f" (a version-{SIGNED_LOCK_VERSION} lock holds signers and tagObject; lockVersion is {LOCK_VERSION} "
+                "for a lock without them)" if version == SIGNED_LOCK_VERSION else "")
+        return refused(f"member {missing[0]} is missing{hint}")
     if version not in READ_VERSIONS:
-        return refused(f"lockVersion is {LOCK_VERSION} (or 1, a lock written before withdrawn entries were kept)")
+        return refused(f"lockVersion is {LOCK_VERSION} (or 1, a lock written before withdrawn entries were kept; or "
+                       f"{SIGNED_LOCK_VERSION}, a lock holding signers)")
     location = value["location"]
     if not isinstance(location, str) or not 1 <= len(location) <= 4096:
         return refused("location is a string of 1 to 4096 characters")
@@ -160,8 +184,32 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
     withdrawn, problem = _withdrawn(value.get("withdrawn", {}), entries)
     if problem is not None:
         return refused(problem)
+    signers, tag_object = (), None
+    if version == SIGNED_LOCK_VERSION:
+        signers, problem = _signers(value["signers"])
+        if problem is not None:
+            return refused(problem)
+        tag_object = value["tagObject"]
+        if not isinstance(tag_object, str) or OBJECT_ID.fullmatch(tag_object) is None:
+            return refused("tagObject is the locked release's tag object id, 40 or 64 lowercase hexadecimal digits")
     return Lock(location, value["tag"], value["commit"], value["manifestDigest"], dict(entries), withdrawn,
-                version), None
+                version, signers, tag_object), None
+
+
+def _signers(value) -> tuple[tuple[str, ...], str | None]:
+    """The `signers` member (version 3): a non-empty array of signers lines in release-signers' form, each as the
+    signers file reads it back (signing/signers.py)."""
+    from ..signing.signers import MAX_KEYS, read_signers
+
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_KEYS or not all(isinstance(v, str) for v in value):
+        return (), f"signers is an array of 1 to {MAX_KEYS} lines of the release-signers form"
+    if any("\n" in v or "\r" in v for v in value):
+        return (), "signers holds a line break inside a line"
+    read = read_signers("".join(v + "\n" for v in value).encode("ascii", "replace"), "signers")
+    if not hasattr(read, "keys") or list(read.lines()) != value:
+        return (), ("signers is not in the release-signers form (one line PRINCIPAL namespaces=\"git\" ssh-ed25519 "
+                    "BASE64 each, no comment)")
+    return tuple(value), None
 
 
 def _withdrawn(value, entries: dict) -> tuple[dict[str, Withdrawn], str | None]:
