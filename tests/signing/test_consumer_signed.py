@@ -207,3 +207,17 @@ def test_attack_a_malformed_signers_file_is_refused_by_the_command(catalog, keys
     bad.write_text(keys["k1"].line("one", 'namespaces="git",valid-before="20300101"') + "\n", encoding="ascii")
     assert exchange(["release-check", str(catalog.path), "v0.1.0", "--signers", str(bad)]) == 1
     assert "release-signers-malformed" in capsys.readouterr().out
+
+
+def test_attack_show_and_index_apply_the_locks_signers(catalog, tmp_path, capsys):
+    from judgment_exchange.consumer import lock as locks
+
+    held = tmp_path / "exchange.lock"
+    locks.write(str(held), release_check(str(catalog.path), "v0.1.0", history=None).state, replace=False)
+    catalog.git("commit", "-q", "--allow-empty", "-m", "work")
+    assert make_release(str(catalog.path), "v0.2.0").status == 0  # unsigned
+    assert exchange(["show", str(catalog.path), "v0.2.0", "--no-history", "--lock", str(held)]) == 1
+    assert "release-unsigned" in capsys.readouterr().out
+    assert exchange(["index", str(catalog.path), "v0.2.0", "--no-history", "--lock", str(held), "--local",
+                     "--out", str(tmp_path / "site")]) == 1
+    assert exchange(["show", str(catalog.path), "v0.1.0", "--no-history", "--lock", str(held)]) == 0  # near miss
