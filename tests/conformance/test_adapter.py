@@ -53,8 +53,14 @@ def test_the_reader_is_switched_off_inside_the_adapter_only_and_put_back():
 
 @pytest.mark.parametrize("text, why", [
     ("[]", "an object of exactly"),
+    ('{"retainedVersion": 3, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": []}',
+     "retainedVersion is 1 or 2"),
     ('{"retainedVersion": 2, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": []}',
-     "retainedVersion is 1"),
+     "an object of exactly"),  # version 2 gives withdrawn (issue #34 item 4)
+    ('{"retainedVersion": 2, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": [], '
+     '"withdrawn": [{"id": "a.b"}]}', "withdrawn is an array"),
+    ('{"retainedVersion": 1, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": [], '
+     '"withdrawn": []}', "an object of exactly"),
     ('{"retainedVersion": 1, "location": "x", "tag": "v0.1.0", "commit": "c", "manifestDigest": "d", "entries": {}}',
      "entries is an array"),
     ('{"retainedVersion": 1, "retainedVersion": 1}', "not one strict JSON value"),
@@ -64,6 +70,16 @@ def test_the_reader_is_switched_off_inside_the_adapter_only_and_put_back():
 def test_retained_state_in_another_form_is_refused(text, why):
     with pytest.raises(RetainedError, match=why):
         read_retained(text.encode())
+
+
+def test_retained_state_version_2_keeps_its_withdrawn_entries():
+    from judgment_exchange.consumer.lock import Withdrawn
+
+    lock = read_retained(json.dumps({"retainedVersion": 2, "location": "/x", "tag": "v0.2.0", "commit": "b" * 40,
+                                     "manifestDigest": "sha256:" + "0" * 64, "entries": [],
+                                     "withdrawn": [{"id": "acme.vendors", "tag": "v0.1.0", "commit": "a" * 40,
+                                                    "entryDigest": "sha256:" + "1" * 64}]}).encode())
+    assert lock.entries == {} and lock.withdrawn == {"acme.vendors": Withdrawn("v0.1.0", "a" * 40, "sha256:" + "1" * 64)}
 
 
 def test_retained_state_is_read_as_a_lock_in_memory():

@@ -49,6 +49,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                                       REFUSE: ("withdrawn-then-changed-content",)},
     "a retained release held as a previous manifest, whatever the tag's ancestry (§7; issue #25 item 3)": {
         PASS: ("retained-fork-identical-content",), REFUSE: ("retained-fork-changed-content",)},
+    "an entry withdrawn after import kept, its pair held whatever the tag's ancestry (§7; issue #34 item 4)": {
+        PASS: ("retained-withdrawn-fork-identical-content",), REFUSE: ("retained-withdrawn-fork-changed-content",)},
     "the history limit": {PASS: ("history-within-limit",), REFUSE: ("history-over-limit",)},
     "lower tags against retained state": {PASS: ("upgrade-higher-tag",), REFUSE: ("retained-lower-tag",)},
     "moved tags against retained state": {PASS: ("retained-same-release",), REFUSE: ("retained-tag-moved",)},
@@ -62,7 +64,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
     # §7 "Before import" checks not named above
     "manifest form (a malformed manifest refuses the import)": {
         PASS: ("release-empty-manifest",),
-        REFUSE: ("manifest-malformed", "manifest-row-not-closed", "manifest-row-version-1")},
+        REFUSE: ("manifest-malformed", "manifest-directory", "manifest-row-not-closed", "manifest-row-version-1")},
     "entry.json members against §3": {PASS: ("release-every-kind",), REFUSE: ("assertion-mismatch", "entry-version-2")},
     "the release tag's grammar": {PASS: ("release-real-export",), REFUSE: ("tag-outside-grammar",)},
     # the consumer's duties (§7, "Who holds these duties")

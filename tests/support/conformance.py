@@ -242,6 +242,9 @@ class Case:
     history: str | None = None
     retained: int | None = None
     """The release (by index) the consumer retained: its tag, commit, manifest and every row."""
+    kept_withdrawn: tuple[tuple[str, int], ...] = ()
+    """Entries the consumer keeps withdrawn beside its retained release (issue #34 item 4): (id, the release, by
+    index, it was imported at); the retained state then gives them as `withdrawn`."""
     withdrawn: list[str] | None = None
     changed: list[str] | None = None
     history_limit: int = 128
@@ -484,6 +487,35 @@ def cases() -> list[Case]:
              "v0.3.0", "pass", entries=[NAMED_COPY], history=CHECKED, held=(v1, "v0.2.0"),
              description="The near miss: the withdrawn pair is reused with identical content, which is admitted.",
              none={"entries": [NAMED_COPY_NONE]}))
+    # a fork after a recorded withdrawal: the consumer keeps the withdrawn entry (issue #34 item 4)
+    kept = "An entry absent from the new release stays imported at its previous commit"
+    add(Case("retained-withdrawn-fork-changed-content", "a release on a history of its own re-adds the pair of an "
+             "entry the consumer keeps withdrawn, with changed content",
+             ("§7", f"{kept} ... Withdrawal does not permit changed content under the pair"),
+             ("retained-withdrawn", "withdrawal-changed-content", "identity-across-history"),
+             [Release(named_v1, v1), Release(withdrawn, "v0.2.0"),
+              Release(tree("named-changed-copy"), "v0.3.0", root=True)],
+             "v0.3.0", "refuse", codes=("artifact-content-changed",), history=CHECKED, retained=1,
+             kept_withdrawn=(("acme.vendors-named", 0),),
+             description="The consumer imported v0.1.0, then recorded v0.2.0, which withdraws acme.vendors-named: "
+                         "its retained state is v0.2.0, with the withdrawn entry kept at v0.1.0's commit and "
+                         "entryDigest (retained withdrawn). v0.3.0 is a commit with no parent where another entry "
+                         "re-adds that pair with changed content. No --held is given and the retained v0.2.0 holds "
+                         "no such pair: the kept withdrawn entry, read at its commit, refuses the release as "
+                         "artifact-content-changed, whatever the ancestry."))
+    add(Case("retained-withdrawn-fork-identical-content", "a release on a history of its own re-adds the pair of an "
+             "entry the consumer keeps withdrawn, with identical content",
+             ("§7", f"{kept} and is shown as withdrawn ... identical content under the pair is admitted in another "
+              "entry or kind"),
+             ("retained-withdrawn", "withdrawal-identical-content", "withdrawal"),
+             [Release(named_v1, v1), Release(withdrawn, "v0.2.0"), Release(tree("named-copy"), "v0.3.0", root=True)],
+             "v0.3.0", "pass", entries=[NAMED_COPY], history=CHECKED, retained=1,
+             kept_withdrawn=(("acme.vendors-named", 0),), withdrawn=["acme.vendors-named", "acme.writeback"],
+             changed=[],
+             description="The near miss of retained-withdrawn-fork-changed-content: the re-added pair's content is "
+                         "identical, so it is admitted. Both entries the consumer keeps are withdrawn from v0.3.0: "
+                         "acme.writeback, retained at v0.2.0, and acme.vendors-named, kept withdrawn since v0.1.0.",
+             none={"entries": [NAMED_COPY_NONE]}))
 
     # -- history: the limit, held history that cannot be read, upgrade keys (§§3, 7) --
     three = [Release(real, v1), Release(readme, "v0.2.0"), Release(real, "v0.3.0")]
@@ -557,6 +589,13 @@ def cases() -> list[Case]:
              [Release(small | {"manifest.json": b"[{\"id\": \"acme.writeback\",\n"}, v1)], v1, "refuse",
              codes=("manifest-malformed",),
              description="manifest.json is cut short and is not JSON: the catalog's import is refused (entries [])."))
+    add(Case("manifest-directory", "a manifest.json committed as a directory",
+             ("§7", "a malformed manifest refuses the catalog's import"), ("manifest-form",),
+             [Release({k: v for k, v in small.items() if k != "manifest.json"} | {"manifest.json/rows": b"[]\n"},
+                      v1)], v1, "refuse", codes=("file-unreadable",),
+             description="manifest.json is a tree in the release's commit, not a file: it cannot be read, so the "
+                         "catalog's import is refused (entries []), as for a manifest that is not JSON; no entry is "
+                         "offered (issue #34 item 5)."))
     add(Case("manifest-row-not-closed", "a row carrying the artifact pair, a member rows do not have",
              ("§3", "Version 3 adds no member to the row"), ("manifest-form",),
              [Release(tree("output", after=[{"op": "set", "file": "manifest.json", "pointer": "/0/artifact",
@@ -1133,6 +1172,12 @@ def record_of(case: Case, stream_name: str, stream: bytes, steps: list[dict], re
         rows = json.loads(data)
         retained = {"tag": release.tag, "commit": chain[case.retained], "manifestDigest": sha(data),
                     "entries": [{"id": row["id"], "entryDigest": row["entryDigest"]} for row in rows]}
+        if case.kept_withdrawn:  # issue #34 item 4: each at the release it was imported at
+            retained["withdrawn"] = [
+                {"id": entry_id, "tag": releases[at].tag, "commit": chain[at],
+                 "entryDigest": next(row["entryDigest"] for row in json.loads(releases[at].files["manifest.json"])
+                                     if row["id"] == entry_id)}
+                for entry_id, at in case.kept_withdrawn]
     tiers = {tier: verdict_record(case, tier) for tier in TIERS if tier not in NO_VERDICT_AT.get(case.name, ())}
     return {"name": case.name, "title": case.title, "description": case.description,
             "rfc": {"section": case.rfc[0], "words": case.rfc[1]}, "coverage": list(case.coverage),

@@ -36,8 +36,10 @@ SPECIFICATION, NONE = "specification", "none"
 TIERS = (SPECIFICATION, NONE)
 VERSION_UNREAD = {"result": "refusal", "refusal": "version-unread"}
 """A reader that reads no dialect version answers every fixture so (dialect §11's report; RFC 0019 §4's skip)."""
-RETAINED_VERSION = 1
+RETAINED_VERSION = 2
 RETAINED_MEMBERS = ("commit", "entries", "location", "manifestDigest", "retainedVersion", "tag")
+RETAINED_MEMBERS_2 = RETAINED_MEMBERS + ("withdrawn",)
+WITHDRAWN_MEMBERS = ["commit", "entryDigest", "id", "tag"]
 RETAINED_BOUND = 1024 * 1024
 
 RELEASE_CODES = frozenset({
@@ -59,15 +61,20 @@ class RetainedError(ValueError):
 
 def read_retained(data: bytes) -> Lock:
     """The kit's retained state, {retainedVersion: 1, location, tag, commit, manifestDigest,
-    entries: [{id, entryDigest}]}, as a Lock in memory."""
+    entries: [{id, entryDigest}]}, or version 2 with `withdrawn`: [{id, tag, commit, entryDigest}] (the entries
+    kept withdrawn where they were imported; issue #34 item 4), as a Lock in memory."""
+    from ..consumer.lock import Withdrawn
+
     try:
         value = loads(data, Bounds(max_bytes=RETAINED_BOUND, max_depth=4))
     except JsonRefusal as exc:
         raise RetainedError(f"not one strict JSON value ({exc.detail})") from exc
-    if not isinstance(value, dict) or sorted(value) != sorted(RETAINED_MEMBERS):
-        raise RetainedError(f"an object of exactly {', '.join(RETAINED_MEMBERS)}")
-    if integer(value["retainedVersion"]) != RETAINED_VERSION:
-        raise RetainedError(f"retainedVersion is {RETAINED_VERSION}")
+    version = integer(value.get("retainedVersion")) if isinstance(value, dict) else None
+    members = RETAINED_MEMBERS_2 if version == 2 else RETAINED_MEMBERS
+    if not isinstance(value, dict) or sorted(value) != sorted(members):
+        raise RetainedError(f"an object of exactly {', '.join(members)}")
+    if version not in (1, RETAINED_VERSION):
+        raise RetainedError(f"retainedVersion is 1 or {RETAINED_VERSION}")
     for member in ("location", "tag", "commit", "manifestDigest"):
         if not isinstance(value[member], str):
             raise RetainedError(f"{member} is a string")
@@ -76,8 +83,14 @@ def read_retained(data: bytes) -> Lock:
             isinstance(e, dict) and sorted(e) == ["entryDigest", "id"] and all(isinstance(v, str) for v in e.values())
             for e in entries):
         raise RetainedError("entries is an array of {id, entryDigest}")
+    kept = value.get("withdrawn", [])
+    if not isinstance(kept, list) or not all(
+            isinstance(e, dict) and sorted(e) == WITHDRAWN_MEMBERS and all(isinstance(v, str) for v in e.values())
+            for e in kept):
+        raise RetainedError("withdrawn is an array of {id, tag, commit, entryDigest}")
     return Lock(value["location"], value["tag"], value["commit"], value["manifestDigest"],
-                {e["id"]: e["entryDigest"] for e in entries})
+                {e["id"]: e["entryDigest"] for e in entries},
+                {e["id"]: Withdrawn(e["tag"], e["commit"], e["entryDigest"]) for e in kept})
 
 
 def _earlier_releases(location: str, tag: str) -> list[str]:
@@ -132,11 +145,13 @@ def _entries(location: str, commit: str, report: Report) -> list[dict]:
 
 
 def _against_retained(location: str, tag: str, lock: Lock) -> tuple[list[str], list[str]]:
-    """The retained entries withdrawn from, and changed in, the checked release (upgrade-diff's review)."""
+    """The retained entries withdrawn from, and changed in, the checked release (upgrade-diff's review); the
+    entries the retained state keeps withdrawn are listed withdrawn while the release does not hold them."""
     diff = upgrade_diff(location, None, tag, lock=lock, history=None)
     if diff.get("result") != "changes":
         raise LocationError(f"upgrade-diff gave no changes: {diff.get('result')}")
-    withdrawn = [c["id"] for c in diff["changes"] if c["change"] == "withdrawn" and c["id"] in lock.entries]
+    kept = set(lock.entries) | set(lock.withdrawn)  # an entry kept withdrawn is retained too (issue #34 item 4)
+    withdrawn = [c["id"] for c in diff["changes"] if c["change"] == "withdrawn" and c["id"] in kept]
     changed = [c["id"] for c in diff["changes"] if c["change"] == "changed" and c["id"] in lock.entries]
     return withdrawn, changed
 

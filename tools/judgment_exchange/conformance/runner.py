@@ -148,10 +148,14 @@ def _plain(value):
 
 
 def _retained(case: dict, location: Path) -> bytes:
+    """The case's retained state in the contract's form: version 1, or version 2 when it keeps withdrawn entries
+    (issue #34 item 4; docs/conformance.md, "The command contract")."""
     retained = case["retained"]
-    return (json.dumps({"retainedVersion": 1, "location": str(location), "tag": retained["tag"],
-                        "commit": retained["commit"], "manifestDigest": retained["manifestDigest"],
-                        "entries": retained["entries"]}, indent=2, sort_keys=True) + "\n").encode("ascii")
+    kept = {"retainedVersion": 2, "withdrawn": retained["withdrawn"]} if "withdrawn" in retained else \
+        {"retainedVersion": 1}
+    return (json.dumps(kept | {"location": str(location), "tag": retained["tag"], "commit": retained["commit"],
+                               "manifestDigest": retained["manifestDigest"], "entries": retained["entries"]},
+                       indent=2, sort_keys=True) + "\n").encode("ascii")
 
 
 def arguments(case: dict, location: Path, retained: Path | None) -> list[str]:
