@@ -146,6 +146,8 @@ def test_the_withdrawn_entry_is_kept_across_updates_and_shown(catalog):
     assert main(["upgrade-diff", catalog.location, "--lock", str(catalog.lock), "v0.2.2"]) == 0
     text = catalog.capsys.readouterr().out
     assert f"withdrawn {NAMED}\n  withdrawn, imported at {catalog.imported} (v0.1.0)" in text
+    assert main(["upgrade-diff", catalog.location, "--lock", str(catalog.lock), "v0.2.2", "--format", "markdown"]) == 0
+    assert f"withdrawn, imported at {catalog.imported} (v0.1.0)" in catalog.capsys.readouterr().out
 
 
 def test_upgrade_diff_and_show_from_the_lock_hold_the_withdrawn_pair(catalog):
