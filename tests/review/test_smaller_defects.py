@@ -197,7 +197,7 @@ def test_lock_on_a_directory_says_so_once(released, tmp_path, capsys):
 BY_HAND = ["check", "signoff", "manifest", "fix", "digest", "form", "new", "fixture", "fixture add", "release",
            "release-check", "upgrade-diff", "upgrade-note", "show", "index", "verifier", "verifier fetch", "verify",
            "conformance", "conformance run", "conformance list", "conformance consume", "release-verify",
-           "release-notes"]
+           "release-notes", "init"]
 
 
 def _subcommands(parser, prefix: tuple[str, ...] = ()) -> list[str]:
