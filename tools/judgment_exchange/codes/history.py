@@ -83,8 +83,9 @@ RECORDS: dict[str, Code] = {
     RELEASE_TAG_MISSING: Code(
         f"{_LEDGER}: every ledger row's tag exists",
         "A release the ledger records has no tag here: the tag was deleted, or this clone lacks the tags.",
-        "Fetch the tags (git fetch --tags origin); a deleted release tag is restored on the commit the ledger "
-        "records, never elsewhere.",
+        "Fetch the tags from the remote main was read from (git fetch --tags upstream in a fork's clone, else "
+        "origin: the refusal names it); a deleted release tag is restored on the commit the ledger records, never "
+        "elsewhere.",
     ),
     RELEASE_TAG_MISMATCH: Code(
         f"{_LEDGER}: a release tag names the commit that added its ledger row",
