@@ -192,3 +192,43 @@ def test_a_side_branch_tag_above_the_release_is_harmless_to_a_check_of_that_rele
     assert verify_pushed_tag(str(repo.path), "v0.2.0", main="main").problems == []
     # the near miss: a check of main without --release-tag counts it, and its manifest is malformed
     assert [r.code for r in gate_on(repo).refusals] == ["artifact-history-invalid"]
+
+
+# --- exchange release counts them too ------------------------------------------------------------------------
+
+
+def _release_over_a_side_tag(tmp_path: Path, changed: bool):
+    """v0.1.0 (the empty catalog) by `exchange release`; v0.1.5 tagged by hand on a side branch from it,
+    publishing examples' named document under its artifact pair (`changed`: another document under the pair);
+    then main adds the named document itself and `exchange release v0.2.0` is run. Its outcome."""
+    from judgment_exchange.releasing.release import make_release
+
+    from ..support.conformance import KitCatalog
+    from ..support.gitrepo import files_of
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.snapshot(files_of(KitCatalog(tmp_path / "empty").root) | {"releases.json": b"[]\n"}, "the catalog")
+    assert make_release(str(repo.path), "v0.1.0").status == 0
+    side = KitCatalog(tmp_path / "side")
+    side.add_named_recorded("acme.vendors-named", changed=changed)
+    side.write_manifest()
+    repo.git("switch", "-q", "-c", "side", "v0.1.0^{commit}")
+    repo.snapshot(files_of(side.root) | {"releases.json": (repo.path / "releases.json").read_bytes()}, "side")
+    repo.tag("v0.1.5", annotated=True)
+    repo.git("switch", "-q", "-f", "main")
+    built = KitCatalog(tmp_path / "main")
+    built.add_named_recorded("acme.vendors-named")
+    built.write_manifest()
+    repo.snapshot(files_of(built.root) | {"releases.json": (repo.path / "releases.json").read_bytes()}, "add it")
+    return make_release(str(repo.path), "v0.2.0")
+
+
+def test_exchange_release_refuses_other_content_under_a_side_releases_pair(tmp_path: Path) -> None:
+    made = _release_over_a_side_tag(tmp_path, changed=True)
+    text = "\n".join(made.lines)
+    assert made.status == 1 and "artifact-content-changed" in text and "v0.1.5" in text, made.lines
+
+
+def test_near_miss_exchange_release_over_a_side_release_of_the_same_content(tmp_path: Path) -> None:
+    made = _release_over_a_side_tag(tmp_path, changed=False)
+    assert made.status == 0, made.lines
