@@ -445,6 +445,8 @@ def test_release_check_usage_says_what_goes_with_what(capsys):
     """Issue #26 item 6: the usage now nests --update inside --lock and --approve-change inside --update, as the
     command enforces (each alone is exit 3)."""
     rc, out, _ = run(["release-check", "--help"], capsys)
-    assert rc == 0 and "LOCATION TAG" in out and "[--lock FILE [--update [--approve-change ID ...]]]" in out
-    for argv in (["--update"], ["--lock", "x.lock", "--approve-change", "a.b"]):
+    assert rc == 0 and "LOCATION TAG" in out
+    assert "[--lock FILE [--update [--approve-change ID ...] [--forget ID ...]]]" in " ".join(out.split())
+    for argv in (["--update"], ["--lock", "x.lock", "--approve-change", "a.b"], ["--lock", "x.lock", "--forget", "a.b"],
+                 ["--forget", "a.b"]):
         assert run(["release-check", ".", "v0.1.0", *argv], capsys)[0] == 3
