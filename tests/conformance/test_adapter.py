@@ -13,9 +13,10 @@ import pytest
 
 from judgment_exchange import verifier
 from judgment_exchange.consumer import release_check
-from judgment_exchange.conformance.adapter import RetainedError, consume, no_reader, read_retained
+from judgment_exchange.conformance.adapter import RetainedError, consume, no_reader, read_retained, read_retained_state
 from judgment_exchange.conformance.rebuild import rebuild
-from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, load_kit
+from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, _signed_retained, load_kit
+from judgment_exchange.signing.signers import read_signers
 from judgment_exchange.conformance.verdict import AGREE, TIERS, compare
 
 from .test_runner import exchange
@@ -28,9 +29,12 @@ KIT = load_kit(DEFAULT_KIT)
 def test_release_check_gives_every_code_the_case_states_at_each_tier(tmp_path, case, tier):
     location = tmp_path / "catalog"
     rebuild((KIT.path / case["stream"]["path"]).read_bytes(), case["steps"], location)
-    retained = read_retained(_retained(case, location)) if case["retained"] else None
+    retained = read_retained_state(_signed_retained(case, _retained(case, location))) if case["retained"] else None
+    signers = None  # a signing case's pinned set, as the runner passes it (issue #36 item 6)
+    if (case.get("signing") or {}).get("signers"):
+        signers = read_signers("".join(line + "\n" for line in case["signing"]["signers"]).encode("ascii"))
     verdict = consume(str(location), case["tag"], history_limit=case["historyLimit"], held=case["held"],
-                      retained=retained, tier=tier)
+                      retained=retained, tier=tier, signers=signers)
     strict = copy.deepcopy(case) | {"strictness": "project"}
     strict["tiers"][tier]["codes"] = case["tiers"][tier]["projectCodes"]
     outcome = compare(strict, verdict, KIT.rfc, tier)

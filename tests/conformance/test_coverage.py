@@ -85,6 +85,14 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                                           REFUSE: ("skip-unacknowledged",)},
     "a changed entry is shown for review (README included)": {PASS: ("readme-only-change", "upgrade-higher-tag"),
                                                               REFUSE: ("changed-without-upgrade-note",)},
+    # signed releases, a capability (issue #36 item 6; strictness: project)
+    "a signed release under a pinned set": {PASS: ("signing-signed-release",),
+                                            REFUSE: ("signing-unsigned-pinned", "signing-other-key",
+                                                     "signing-tampered-signature")},
+    "a signed tag bound to its release (name, commit, manifest)": {
+        PASS: ("signing-signed-release",), REFUSE: ("signing-tag-moved-name", "signing-manifest-digest-other")},
+    "rotation from retained signers": {PASS: ("signing-rotation-held-key",),
+                                       REFUSE: ("signing-removed-key", "signing-lock-unsigned-next")},
 }
 
 
@@ -127,4 +135,6 @@ def test_the_rfc_named_refusals_each_have_a_refused_case():
 
 def test_the_project_strictness_cases_are_the_projects_own_rules():
     project = sorted(name for name, case in cases().items() if case["strictness"] == "project")
-    assert project == ["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged"]
+    signing = sorted(name for name, case in cases().items() if "signing" in case)
+    assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged", *signing])
+    assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)

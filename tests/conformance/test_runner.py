@@ -63,7 +63,7 @@ def row(done: subprocess.CompletedProcess, name: str) -> str:
 
 @pytest.mark.parametrize("tier", ["specification", "none"])
 def test_the_projects_consumer_passes_the_whole_kit_at_each_tier(tier):
-    done = exchange("run", "--tier", tier)
+    done = exchange("run", "--tier", tier, "--signing")  # the signing cases too (issue #36 item 6)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr
     lines = done.stdout.strip().splitlines()
     count = len(cases())
@@ -277,7 +277,7 @@ def test_a_case_with_no_verdict_at_the_tier_is_not_run(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert row(done, "manifest-order").split()[1:6] == ["no", "verdict", "at", "this", "tier"]
     assert summary(done) == "1 passed, 0 failed, 1 with no verdict at tier none"
-    assert "cases with a verdict per tier: specification 79, none 78" in done.stdout
+    assert f"cases with a verdict per tier: specification {len(cases())}, none {len(cases()) - 1}" in done.stdout
     done = exchange("run", "--kit", str(kit), "--case", "manifest-order")
     assert done.returncode == 0 and summary(done) == "1 passed, 0 failed"
 
@@ -379,3 +379,35 @@ def test_a_kit_copys_text_is_shown_escaped(tmp_path):
         assert done.returncode in (0, 1), done.stderr
         assert "\x1b" not in done.stdout and "\u202e" not in done.stdout, args
     assert "\\u202e" in done.stdout
+
+
+SIGNING = [case["name"] for case in cases() if "signing" in case]
+
+
+def test_signing_cases_are_not_applicable_without_signing_said_per_case():
+    """Issue #36 item 6: without --signing each signing case is counted not applicable, said on its row and in the
+    summary, never run; with it they pass (the whole-kit test above)."""
+    done = exchange("run", *[arg for name in SIGNING[:3] for arg in ("--case", name)])
+    assert done.returncode == 0, done.stdout + done.stderr
+    for name in SIGNING[:3]:
+        assert "not applicable (signing not declared)" in row(done, name)
+    assert "signing: not declared: 3 signing cases counted not applicable" in done.stdout
+    assert summary(done) == "0 passed, 0 failed, 3 skipped"
+
+
+def test_a_signing_case_pins_its_set_with_signers_file(tmp_path):
+    """The runner passes --signers FILE where a case pins a set, and a retained state of version 3 carries signers."""
+    pinned = next(c for c in cases() if "signing" in c and c["signing"]["signers"])
+    verdict = {"result": "pass", "codes": [], "history": "no-releases", "entries": []}
+    command = fake(tmp_path, verdict)
+    done = exchange("run", "--signing", "--case", pinned["name"], "--", *command)
+    args = (tmp_path / "verdict.json.args").read_text(encoding="utf-8").split("\n")
+    signers = Path(args[args.index("--signers") + 1])
+    assert done.returncode in (0, 1)
+    retained = next(c for c in cases() if "signing" in c and c["retained"] and "signers" in c["retained"])
+    exchange("run", "--signing", "--keep", str(tmp_path / "kept"), "--case", retained["name"], "--", *command)
+    state = json.loads((tmp_path / "kept" / retained["name"] / "retained.json").read_text(encoding="utf-8"))
+    assert state["retainedVersion"] == 3 and state["signers"] == retained["retained"]["signers"]
+    assert state["tagObject"] == retained["refs"][f"refs/tags/{retained['retained']['tag']}"]
+    assert "--signers" not in (tmp_path / "verdict.json.args").read_text(encoding="utf-8")
+    assert signers.name == "signers"

@@ -998,7 +998,11 @@ def cases() -> list[Case]:
              v1, "refuse", codes=("dialect-reference-form",), entries=[not_offered("acme.vendors-preset", "preset")],
              history=NO_RELEASES,
              description="A preset that refers to its document by formatVersion: dialect-reference-form refuses it."))
-    return out
+
+    # -- signed releases: a capability beside the reader tiers (issue #36 item 6; kit_signing.py) --
+    from .kit_signing import signing_cases
+
+    return out + signing_cases()
 
 
 def outputs(count: int) -> dict[str, bytes]:
@@ -1237,6 +1241,8 @@ def contract_section(page: str) -> str:
 
 def build(kit: Path = KIT) -> list[Path]:
     """Write the whole kit into `kit` (emptied first); the files written."""
+    from .kit_signing import signed_stream, signing_record
+
     if kit.exists():
         shutil.rmtree(kit)
     kit.mkdir(parents=True)
@@ -1244,14 +1250,19 @@ def build(kit: Path = KIT) -> list[Path]:
     streams: dict[str, tuple[bytes, list[dict], list[Release]]] = {}
     with tempfile.TemporaryDirectory(prefix="kit-build-") as tmp:
         for case in cases():
+            signing = getattr(case, "signing", None)  # a signing case (kit_signing.py): its tags signed
             if case.stream is None:
-                stream, steps = stream_of(case.releases)
+                if signing is not None:
+                    stream, steps, ids = signed_stream(case.releases, signing)
+                else:
+                    stream, steps = stream_of(case.releases)
                 streams[case.name] = (stream, steps, case.releases)
                 (kit / f"{case.name}.fi").write_bytes(stream)
             name = case.stream or case.name
             stream, steps, releases = streams[name]
             repo = _imported(stream, steps, Path(tmp) / case.name)
-            records.append(record_of(case, f"{name}.fi", stream, steps, releases, repo))
+            record = record_of(case, f"{name}.fi", stream, steps, releases, repo)
+            records.append(signing_record(case, record, ids) if signing is not None else record)
     document = {"kitVersion": KIT_VERSION, "objectFormat": "sha1", "contract": "docs/conformance.md",
                 "codes": {"rfc": list(RFC_NAMED)}, "tiers": TIER_READERS, "cases": records}
     (kit / "cases.json").write_bytes((json.dumps(document, indent=1, ensure_ascii=True) + "\n").encode("ascii"))

@@ -45,7 +45,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         command = command[1:]
     kit = Path(args.kit) if args.kit else DEFAULT_KIT
     return run(kit, command or None, names=args.case, jobs=args.jobs, tier=args.tier,
-               keep=Path(args.keep) if args.keep else None)
+               keep=Path(args.keep) if args.keep else None, signing=args.signing)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -58,23 +58,35 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_consume(args: argparse.Namespace) -> int:
     """exchange conformance consume: release-check's verdict on one case, in the kit's neutral form."""
     from ..consumer import LocationError
-    from ..conformance.adapter import RETAINED_BOUND, RetainedError, consume, encode, read_retained
+    from ..conformance.adapter import RETAINED_BOUND, RetainedError, consume, encode, read_retained_state
     from ..tree import read_regular
 
     command = "exchange conformance consume"
     retained = None
     if args.retained:
         try:
-            retained = read_retained(read_regular(args.retained, RETAINED_BOUND))
+            retained = read_retained_state(read_regular(args.retained, RETAINED_BOUND))
         except OSError as exc:
             print(f"{command}: --retained {safe(args.retained)}: {exc.strerror or exc}", file=sys.stderr)
             return IO
         except RetainedError as exc:
             print(f"{command}: --retained {safe(args.retained)}: not the kit's retained state: {exc}", file=sys.stderr)
             return USAGE
+    signers = None
+    if args.signers:  # a signing case's pinned set (issue #36 item 6)
+        from ..signing.signers import MAX_BYTES, read_signers
+
+        try:
+            signers = read_signers(read_regular(args.signers, MAX_BYTES))
+        except OSError as exc:
+            print(f"{command}: --signers {safe(args.signers)}: {exc.strerror or exc}", file=sys.stderr)
+            return IO
+        if not hasattr(signers, "keys"):
+            print(f"{command}: --signers {safe(args.signers)}: {signers.code}: {safe(signers.detail)}", file=sys.stderr)
+            return USAGE
     try:
         verdict = consume(args.location, args.tag, history_limit=args.history, held=args.held or [],
-                          retained=retained, tier=args.tier)
+                          retained=retained, tier=args.tier, signers=signers)
     except LocationError as exc:
         print(f"{command}: {safe(exc)}", file=sys.stderr)
         return IO
@@ -88,11 +100,11 @@ def register(sub) -> None:
                          description="The consumer conformance kit (docs/conformance.md).")
     inner = top.add_subparsers(dest="conformance", parser_class=Parser, required=True)
     run = inner.add_parser("run", help="rebuild every case and hold COMMAND's verdicts to the kit at its tier",
-                           usage="exchange conformance run [--tier T] [--kit DIR] [--keep DIR] [--case NAME ...] "
-                                 "[--jobs N] [-- COMMAND ...]",
+                           usage="exchange conformance run [--tier T] [--signing] [--kit DIR] [--keep DIR] "
+                                 "[--case NAME ...] [--jobs N] [-- COMMAND ...]",
                            description="Each case's repository is rebuilt in a temporary directory and COMMAND is "
                                        "called with --location DIR --tag TAG --history N [--retained FILE] "
-                                       "[--held TAG ...], the same arguments at every tier; it prints one JSON "
+                                       "[--signers FILE] [--held TAG ...], the same arguments at every tier; it prints one JSON "
                                        "verdict, compared with the case's verdict at the tier COMMAND's reader has "
                                        "(docs/conformance.md). With no COMMAND, this project's own consumer runs "
                                        "through the same contract, at the tier given.")
@@ -100,6 +112,9 @@ def register(sub) -> None:
                      help="COMMAND's reader: specification (the default: the specification's preparation reader) "
                           "or none (no reader: every fixture reported skipped as version-unread; not a conformant "
                           "consumer)")
+    run.add_argument("--signing", action="store_true",
+                     help="COMMAND checks release signatures (docs/signing.md): the signing cases run, given --signers "
+                          "FILE where a case pins a set; without it each is counted not applicable")
     run.add_argument("--kit", metavar="DIR", help="a copy of the kit (default: the kit this package ships)")
     run.add_argument("--keep", metavar="DIR", help="rebuild each case's repository under DIR/CASE/ and keep it "
                                                    "(DIR new or empty)")
@@ -123,6 +138,7 @@ def register(sub) -> None:
     consume.add_argument("--history", required=True, type=_history, metavar="N", help="maxHistoryReleases, 1 to 128")
     consume.add_argument("--retained", metavar="FILE", help="the kit's retained state for this case")
     consume.add_argument("--held", action="append", metavar="TAG", help="a previous release whose manifest is held")
+    consume.add_argument("--signers", metavar="FILE", help="a signing case's pinned signers set (release-check --signers)")
     consume.add_argument("--tier", choices=TIERS, default="specification",
                          help="this consumer's reader tier: specification (release-check as it is) or none (its "
                               "reader switched off in the adapter, for the kit's tier-none verdicts)")

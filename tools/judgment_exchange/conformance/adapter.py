@@ -93,6 +93,35 @@ def read_retained(data: bytes) -> Lock:
                 {e["id"]: Withdrawn(e["tag"], e["commit"], e["entryDigest"]) for e in kept})
 
 
+SIGNED_RETAINED_VERSION = 3
+"""The retained state of a signing case (issue #36 item 6): version 1's or 2's members with `signers` (the retained
+release's signers lines) and `tagObject` (its tag object id)."""
+
+
+def read_retained_state(data: bytes) -> Lock:
+    """The kit's retained state (read_retained), or version 3 with `signers` and `tagObject` as a Lock holding signers
+    (consumer/lock.py's version 3)."""
+    from dataclasses import replace
+
+    from ..consumer.lock import OBJECT_ID, _signers
+
+    try:
+        value = loads(data, Bounds(max_bytes=RETAINED_BOUND, max_depth=4))
+    except JsonRefusal as exc:
+        raise RetainedError(f"not one strict JSON value ({exc.detail})") from exc
+    if not isinstance(value, dict) or integer(value.get("retainedVersion")) != SIGNED_RETAINED_VERSION:
+        return read_retained(data)
+    signers, problem = _signers(value.pop("signers", None))
+    if problem is not None:
+        raise RetainedError(f"version {SIGNED_RETAINED_VERSION}: {problem}")
+    tag_object = value.pop("tagObject", None)
+    if not isinstance(tag_object, str) or OBJECT_ID.fullmatch(tag_object) is None:
+        raise RetainedError(f"version {SIGNED_RETAINED_VERSION}: tagObject is a tag object id")
+    value["retainedVersion"] = 2 if "withdrawn" in value else 1
+    lock = read_retained(json.dumps(value, default=lambda n: json.loads(n.literal)).encode("utf-8"))
+    return replace(lock, signers=signers, tag_object=tag_object)
+
+
 def _earlier_releases(location: str, tag: str) -> list[str]:
     """The release tags of the location lower than `tag` (none when `tag` is outside the grammar)."""
     import tempfile
@@ -178,22 +207,26 @@ def no_reader() -> Iterator[None]:
 
 
 def consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None,
-            tier: str = SPECIFICATION) -> dict[str, Any]:
-    """The neutral verdict of `release-check` on one case (RFC 0019 §7), its reader at `tier`. LocationError
-    when the location or an object of the release cannot be read."""
+            tier: str = SPECIFICATION, signers=None) -> dict[str, Any]:
+    """The neutral verdict of `release-check` on one case (RFC 0019 §7), its reader at `tier`; `signers`, a signing
+    case's pinned set (release-check --signers). LocationError when the location or an object of the release cannot
+    be read."""
     if tier == NONE:
         with no_reader():
-            return _consume(location, tag, history_limit=history_limit, held=held, retained=retained)
-    return _consume(location, tag, history_limit=history_limit, held=held, retained=retained)
+            return _consume(location, tag, history_limit=history_limit, held=held, retained=retained, signers=signers)
+    return _consume(location, tag, history_limit=history_limit, held=held, retained=retained, signers=signers)
 
 
-def _consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None) -> dict[str, Any]:
+def _consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None,
+             signers=None) -> dict[str, Any]:
+    from ..consumer.signed import Signing
+
     earlier = _earlier_releases(location, tag)
     if held and sorted(held, key=release_key) != sorted(earlier, key=release_key):
         return {"notApplicable": "release-check reads every earlier release of the tag's own history or none of "
                                  "them; this case holds only some of them"}
     history = history_limit if held or not earlier else None
-    check = release_check(location, tag, history=history, lock=retained)
+    check = release_check(location, tag, history=history, lock=retained, signing=Signing(signers))
     report = check.report
     whole = any(r.code in RELEASE_CODES or r.entry is None for r in report.refusals)
     verdict: dict[str, Any] = {

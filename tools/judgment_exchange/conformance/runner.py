@@ -54,6 +54,9 @@ DIRECTORY = "a directory"
 KIT_SHAPE = ("a kit is a directory holding cases.json and its streams as regular files (give --kit DIR, or no --kit "
              "for the kit this package ships)")
 NOT_HELD = "§7 import replay: not held (tier {tier})"
+NOT_DECLARED = "not applicable (signing not declared)"
+SIGNING_WHY = ("a signing case (issue #36): run with --signing when the consumer checks release signatures "
+               "(docs/conformance.md, \"Signing\")")
 NOT_HELD_WHY = ("a pass at a tier below the specification's is not a conformant consumer (docs/conformance.md, "
                 "\"Reader tiers\")")
 
@@ -158,11 +161,24 @@ def _retained(case: dict, location: Path) -> bytes:
                        indent=2, sort_keys=True) + "\n").encode("ascii")
 
 
-def arguments(case: dict, location: Path, retained: Path | None) -> list[str]:
-    """The contract's arguments for one case (the same at every tier)."""
+def _signed_retained(case: dict, data: bytes) -> bytes:
+    """A signing case's retained state: version 3, with the retained release's `signers` and `tagObject` (issue #36
+    item 6; docs/conformance.md, "The command contract"); any other case's as it is."""
+    retained = case["retained"]
+    if "signers" not in retained:
+        return data
+    value = json.loads(data) | {"retainedVersion": 3, "signers": retained["signers"], "tagObject": retained["tagObject"]}
+    return (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("ascii")
+
+
+def arguments(case: dict, location: Path, retained: Path | None, signers: Path | None = None) -> list[str]:
+    """The contract's arguments for one case (the same at every tier); `--signers FILE` where a signing case pins a
+    set (issue #36)."""
     out = ["--location", str(location), "--tag", case["tag"], "--history", str(case["historyLimit"])]
     if retained is not None:
         out += ["--retained", str(retained)]
+    if signers is not None:
+        out += ["--signers", str(signers)]
     for tag in case["held"]:
         out += ["--held", tag]
     return out
@@ -176,6 +192,9 @@ class Options:
     command: list[str] | None = None
     tier: str = SPECIFICATION
     keep: Path | None = None
+    signing: bool = False
+    """The consumer declared the signing capability (--signing): the signing cases run; otherwise each is counted
+    not applicable, said per case (issue #36 item 6)."""
 
     @property
     def argv(self) -> list[str]:
@@ -187,6 +206,8 @@ def run_case(kit: Kit, case: dict, options: Options) -> Outcome:
     repository cannot be rebuilt as pinned. A case with no verdict at the tier is not rebuilt."""
     if expected_at(case, options.tier) is None:
         return Outcome(NOT_AT_TIER, "-")
+    if case.get("signing") is not None and not options.signing:
+        return Outcome(NOT_APPLICABLE, NOT_DECLARED, [f"{NOT_DECLARED}: {SIGNING_WHY}"])
     stream = _read(kit.path / case["stream"]["path"], STREAM_BOUND)
     with tempfile.TemporaryDirectory(prefix=f"exchange-kit-{case['name']}-") as tmp:
         home = options.keep / case["name"] if options.keep is not None else Path(tmp)
@@ -203,11 +224,15 @@ def run_case(kit: Kit, case: dict, options: Options) -> Outcome:
         retained = None
         if case["retained"] is not None:
             retained = home / "retained.json"
-            retained.write_bytes(_retained(case, location))
+            retained.write_bytes(_signed_retained(case, _retained(case, location)))
+        signers = None
+        if (case.get("signing") or {}).get("signers") is not None:  # the set the case pins (issue #36)
+            signers = home / "signers"
+            signers.write_bytes("".join(line + "\n" for line in case["signing"]["signers"]).encode("ascii"))
         work = Path(tmp) / "work"
         work.mkdir()
         try:
-            done = subprocess.run(options.argv + arguments(case, location, retained), stdin=subprocess.DEVNULL,
+            done = subprocess.run(options.argv + arguments(case, location, retained, signers), stdin=subprocess.DEVNULL,
                                   capture_output=True, timeout=CONSUMER_TIMEOUT, check=False, cwd=work)
         except subprocess.TimeoutExpired:
             return Outcome(NO_VERDICT, "timeout", [f"the command gave no verdict in {CONSUMER_TIMEOUT} s"])
@@ -244,7 +269,7 @@ def _got(result: Outcome | KitError) -> str:
 def rerun_command(kit: Kit, case: dict, options: Options) -> str:
     """The exact command that runs this one case again, as given (the kit's directory in full)."""
     words = ["exchange", "conformance", "run", "--tier", options.tier, "--kit", str(kit.path.resolve()),
-             "--case", case["name"]]
+             "--case", case["name"]] + ["--signing"] * options.signing
     if options.command:
         words += ["--", *options.command]
     return shlex.join(words)
@@ -282,7 +307,7 @@ def _prepare_keep(keep: Path) -> str | None:
 
 
 def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | None = None, jobs: int = 2,
-        tier: str = SPECIFICATION, keep: Path | None = None, out: TextIO = sys.stdout) -> int:
+        tier: str = SPECIFICATION, keep: Path | None = None, out: TextIO = sys.stdout, signing: bool = False) -> int:
     """Every case (or those `names` gives) through `command` (default: this project's consumer) at `tier`; the
     exit status: 0 every case agrees, 1 a disagreement, 3 a bad invocation (a case the kit lacks, an unusable
     --keep), 4 a kit error."""
@@ -302,7 +327,7 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
     if keep is not None and (problem := _prepare_keep(keep)) is not None:
         print(escape(f"exchange conformance run: {problem}"), file=sys.stderr)
         return USAGE
-    options = Options(command or None, tier, keep.resolve() if keep is not None else None)
+    options = Options(command or None, tier, keep.resolve() if keep is not None else None, signing)
 
     def one(case: dict) -> Outcome | KitError:
         try:
@@ -324,13 +349,13 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
     broken = [result for result in results if isinstance(result, KitError)]
     for error in broken:
         out.write(f"\nkit error: {escape(str(error))}\n")
-    out.write("\n" + summary(kit, chosen, results, tier))
+    out.write("\n" + summary(kit, chosen, results, tier, signing))
     out.flush()
     failed = any(isinstance(r, KitError) or r.status in (DISAGREE, NO_VERDICT) for r in results)
     return KIT if broken else FAILED if failed else PASS
 
 
-def summary(kit: Kit, chosen: list[dict], results: list, tier: str) -> str:
+def summary(kit: Kit, chosen: list[dict], results: list, tier: str, signing: bool = False) -> str:
     """The closing lines: the tier and each tier's count of cases that state a verdict, what a tier below the
     specification's does not hold, and `N passed, N failed` (with those skipped and those not at this tier)."""
     per_tier = ", ".join(f"{t} {sum(1 for c in kit.cases if t in c['tiers'])}" for t in TIERS)
@@ -338,6 +363,10 @@ def summary(kit: Kit, chosen: list[dict], results: list, tier: str) -> str:
              f"verdict at this tier; cases with a verdict per tier: {per_tier}"]
     if tier != SPECIFICATION:
         lines.append(f"{NOT_HELD.format(tier=tier)}: {NOT_HELD_WHY}")
+    signed = sum(1 for c in chosen if c.get("signing") is not None)
+    if signed and not signing:
+        lines.append(f"signing: not declared: {signed} signing case{'s' if signed != 1 else ''} counted not applicable "
+                     "(run with --signing when the consumer checks release signatures)")
     passed = sum(1 for r in results if isinstance(r, Outcome) and r.status == AGREE)
     failed = sum(1 for r in results if isinstance(r, KitError) or r.status in (DISAGREE, NO_VERDICT))
     skipped = sum(1 for r in results if isinstance(r, Outcome) and r.status == NOT_APPLICABLE)
