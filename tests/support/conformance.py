@@ -1226,7 +1226,7 @@ consumer must not guess. The texts replay rests on are restated in its docs/repl
 - `verdict.schema.json` is the form of the one JSON object a consumer prints.
 
 The kit ships inside the `judgment_exchange` package (`judgment_exchange/conformance/kit/`). Run it with
-`exchange conformance run --tier TIER [--kit DIR] [--keep DIR] [--case NAME ...] [-- COMMAND ...]`; list
+`exchange conformance run --tier TIER [--signing] [--kit DIR] [--keep DIR] [--case NAME ...] [-- COMMAND ...]`; list
 its cases with `exchange conformance list`.
 
 """
