@@ -75,7 +75,8 @@ class World:
     release`, its working tree clean on main. `commits`: a copy of it holding, for each (file, kind), a
     commit C on v0.1.0 whose tree has the file made that kind (`shaped`), and on C the release commit W
     adding C's ledger row as `exchange release` writes it, tagged v0.2.N (`tags`: the tag names a release
-    whose only fault is the file); then a later release v1.0.0 on main. `lock`: a lock of v0.1.0 of
+    whose only fault is the file), after a later release v1.0.0 on main; `untagged`, the same without the
+    tags v0.2.N (the gate's own cells). `lock`: a lock of v0.1.0 of
     `commits`, written by release-check. Commits are written by two `git fast-import` streams."""
 
     def __init__(self, root: Path) -> None:
@@ -92,6 +93,14 @@ class World:
         self.commits = root / "commits"
         shutil.copytree(self.base.path, self.commits, symlinks=True)
         repo = GitRepo(self.commits)
+        # v1.0.0 on main first: since issue #34 item 3 every release tag below the one being made counts for
+        # artifact identity wherever its commit is (RFC 0019 §7), so the broken side releases v0.2.N, made
+        # after it, would refuse it (they are what each cell checks, not what v1.0.0 is made from)
+        readme = self.commits / "entries/acme/vendors/README.md"
+        readme.write_text(readme.read_text(encoding="utf-8") + "\nA second paragraph.\n", encoding="utf-8")
+        assert main(["fix", "--catalog", str(self.commits)]) == 0
+        repo.git("commit", "-q", "-am", "a second paragraph")
+        assert make_release(str(self.commits), "v1.0.0").status == 0
         cells = [(file, kind) for file in FILES for kind in COMMIT_KINDS[file]]
         self.tags = {cell: f"v0.2.{n}" for n, cell in enumerate(cells)}
         changed = _imported(repo, root / "marks", [self._change(n + 1, *cell) for n, cell in enumerate(cells)])
@@ -100,16 +109,17 @@ class World:
         repo.git("update-ref", "-d", "refs/shaped/changes")
         repo.fast_import(b"".join(self._release(file, self.shaped[(file, kind)], self.tags[(file, kind)], ledger)
                                   for file, kind in cells) + b"done\n")
-        readme = self.commits / "entries/acme/vendors/README.md"
-        readme.write_text(readme.read_text(encoding="utf-8") + "\nA second paragraph.\n", encoding="utf-8")
-        assert main(["fix", "--catalog", str(self.commits)]) == 0
-        repo.git("commit", "-q", "-am", "a second paragraph")
-        assert make_release(str(self.commits), "v1.0.0").status == 0
         self.lock = root / "lock.json"
         assert main(["release-check", str(self.commits), "v0.1.0", "--lock", str(self.lock)]) == 0
         for built in (self.base, repo):  # few files to copy (and for pytest to remove): one pack, no sample hooks
             built.git("repack", "-a", "-d", "-q")
             shutil.rmtree(built.git_dir / "hooks")
+        # The gate's cells (`check --commit`) judge a shaped commit C itself, in a copy holding no side tag v0.2.N:
+        # every tag in the grammar counts there as a previous release (§7; issue #34 item 3), so each broken
+        # side release would refuse every commit of the copy beside the cell's own refusal.
+        self.untagged = root / "untagged"
+        shutil.copytree(self.commits, self.untagged, symlinks=True)
+        GitRepo(self.untagged).git("tag", "-d", *self.tags.values())
 
     def _change(self, mark: int, file: str, kind: str) -> bytes:
         """C: v0.1.0's tree with `file` removed and, unless missing, made `kind` (a fast-import command)."""
@@ -397,7 +407,7 @@ def _commit(world, tmp_path, capsys, file, kind, command) -> None:
         changed, tag = world.released, "v0.1.0"
     else:
         changed, tag = world.shaped[(file, kind)], world.tags[(file, kind)]
-    where = str(world.commits)
+    where = str(world.untagged if command.startswith("check") else world.commits)
     target = "v1.0.0" if kind == NEAR else tag  # the near miss of upgrade-diff: two regular releases
     args = {"check --commit": ["check", "--catalog", where, "--commit", changed, "--format", "json"],
             "check --commit --base": ["check", "--catalog", where, "--commit", changed, "--base", "v0.1.0",
