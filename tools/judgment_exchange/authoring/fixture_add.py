@@ -453,6 +453,22 @@ def pack_listed(entry: dict, recording: Recording) -> None:
                  "release, then run the command again; nothing written")
 
 
+def cleared_name(name: str) -> str:
+    """The fixture's name once the scan's name check clears it (issue #38 item 3; scan/file_scan.scan_names, the
+    check the gate runs on every name in an entry): a name shaped like a credential (an Azure DevOps or Databricks
+    token, a key) fits the name grammar, and the gate refuses a fixture directory of that name, so the command
+    refuses it first, writing nothing and never printing it (its kind and length only)."""
+    from ..scan.file_scan import scan_names
+
+    found = scan_names([(name, "fixture directory")]).get(name)
+    if found:
+        code, words = found[0]
+        raise refuse(code, f"the fixture's name (from --name, or from the run's id without it) is {words[4:]}: the "
+                           "gate refuses a directory so named, so nothing is written; give the fixture another name "
+                           "with --name NAME (^[a-z0-9]+(-[a-z0-9]+)*$)")
+    return name
+
+
 def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: str | None = None,
                 replace: bool = False) -> Outcome:
     """The whole of `exchange fixture add`; Stop on a refusal, a bad invocation or an I/O failure."""
@@ -462,7 +478,7 @@ def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: 
     inputs = read_inputs(export, profiles)
     check = recordable(catalog, rel)
     pack_listed(check.entry, inputs.recording)
-    chosen = name if name is not None else default_name(inputs.recording)
+    chosen = cleared_name(name if name is not None else default_name(inputs.recording))
     fixture_items(check.entry["fixtures"], Plan(chosen, {}, "", ""), replace)  # a name clash before the replay
     fixtures_dir = os.path.join(catalog, *rel.split("/"), "fixtures")
     _check_target(fixtures_dir, chosen, replace)

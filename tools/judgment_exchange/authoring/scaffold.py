@@ -137,7 +137,7 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
     """Write a whole kind-dialect input entry from one Runner run export; the fixture is replayed
     before anything is written. Raises fixture_add.Stop on a refusal, ValueError on a bad id."""
     from .. import dialect as dialect_form
-    from .fixture_add import Stop, plan, read_inputs, refuse, update_manifest, write_fixture
+    from .fixture_add import Stop, cleared_name, plan, read_inputs, refuse, update_manifest, write_fixture
     from .recording import default_name, valid_name
 
     if name is not None and not valid_name(name):
@@ -161,7 +161,7 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
             or not is_digest(pack_digest)):
         raise refuse("recording-malformed", "run.json /release/packId and /release/packDigest: an absolute URI and "
                                             "a sha256: digest are required to write the entry's pack")
-    chosen = name if name is not None else default_name(recording)
+    chosen = cleared_name(name if name is not None else default_name(recording))
     made = plan(data, document, recording, inputs.profiles, chosen, inputs.records)
     digest_ = canonical_digest(document)
     reference, artifact = _reference(document, digest_)
