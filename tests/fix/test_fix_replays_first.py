@@ -265,3 +265,18 @@ def test_near_miss_without_base_the_registry_fix_stands(catalog):
     edit_preparation(catalog)
     mismatch = refusal(gate(catalog), "preparation-digest-mismatch")
     assert mismatch.fix is None and mismatch.how_to_fix().endswith("Run `exchange fix`.")
+
+
+def test_attack_a_reading_of_another_digest_is_not_repinned(catalog, capsys, monkeypatch):
+    """A reader whose reading names another digest than preparation.json's bytes (codes/verifier.py `read_answer`,
+    the rule the gate, fix, fixture add and new --from-run share; tests/test_rule_homes.py): nothing is re-pinned."""
+    from ..support.answers import OTHER, answer_another_digest
+
+    set_member(catalog / VENDORS / "entry.json", ("fixtures", 0, "preparationDigest"), "sha256:" + "0" * 64)
+    answer_another_digest(monkeypatch)
+    before = snapshot(catalog)
+    code, text = fix(catalog, capsys)
+    assert code == 1 and snapshot(catalog) == before, text
+    assert f"{FIXTURE.as_posix()}: replay-digest-mismatch: fixture vendor-7: the verifier's reading has digest " \
+           f"{OTHER}, preparation.json's bytes digest to sha256:" in text
+    assert "/fixtures/0/preparationDigest not re-pinned" in text

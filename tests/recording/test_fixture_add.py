@@ -419,3 +419,16 @@ def test_near_miss_an_entry_naming_its_packs_by_versions_takes_the_run(capsys, c
     value = json.loads((entry / "entry.json").read_bytes())
     assert "versions" in value["pack"] and "digests" not in value["pack"]
     assert run(capsys, "fixture", "add", entry, EXPORTS / NAME)[0] == 0
+
+
+def test_attack_a_reading_of_another_digest_writes_nothing(capsys, catalog, monkeypatch):
+    """A reading whose digest is not the recorded preparation's (codes/verifier.py `read_answer`, the rule the gate,
+    fix, fixture add and new --from-run share; tests/test_rule_homes.py) is refused, nothing written."""
+    from ..support.answers import OTHER, answer_another_digest
+
+    entry = catalog.root / "entries/acme/vendors"
+    answer_another_digest(monkeypatch)
+    before = snapshot(catalog.root)
+    code, out, err = run(capsys, "fixture", "add", entry, EXPORTS / NAME)
+    assert code == 1 and snapshot(catalog.root) == before, (out, err)
+    assert f"replay-digest-mismatch: the verifier's reading has digest {OTHER}, the recorded preparation's" in err

@@ -140,3 +140,34 @@ def test_new_from_run_writes_a_description_placeholder_the_gate_refuses(capsys, 
     refusals = json.loads(out)["refusals"]
     assert code == 1 and [(r["code"], r["path"]) for r in refusals] == [
         ("placeholder-value", "entries/acme/vendors/entry.json")], refusals
+
+
+def test_from_run_a_reading_of_another_digest_writes_nothing(capsys, tmp_path, monkeypatch):
+    """A reading whose digest is not the recorded preparation's (codes/verifier.py `read_answer`, the rule the gate,
+    fix, fixture add and new --from-run share; tests/test_rule_homes.py) is refused, no directory left behind."""
+    from ..support.answers import OTHER, answer_another_digest
+
+    builder = CatalogBuilder(tmp_path / "catalog")
+    answer_another_digest(monkeypatch)
+    code, _, err = run(capsys, "new", "acme.vendors", "--from-run", EXPORTS / NAMES[0], "--catalog", builder.root)
+    assert code == 1 and f"replay-digest-mismatch: the verifier's reading has digest {OTHER}" in err, err
+    assert not (builder.root / "entries").exists()
+
+
+def test_from_run_a_kind_unread_recording_is_written(capsys, tmp_path):
+    """A run under a dialect whose source kind the verifier does not read (http) is a skip, as the gate reports it
+    (codes/verifier.py `read_answer`; tests/test_rule_homes.py): the entry is written and the command says so."""
+    from ..support.catalog import sha
+
+    value = run_json(NAMES[0])
+    mapping = value["run"]["input"]["source"]["mapping"]
+    doc = {"version": 3, "case": mapping["case"], "sources": [{
+        "name": "vendor", "kind": "http", "profile": "vendors", "profileDigest": mapping["sources"][0]["profileDigest"],
+        "maxAge": 300, "method": "GET", "path": {"$text": "/vendors/{{vendorId}}"},
+        "read": mapping["sources"][0]["read"]}]}
+    value["run"]["input"]["source"].update(mapping=doc, mappingDigest=sha(stdlib_canon(doc)))
+    export = write_export(tmp_path / "export", value, (EXPORTS / NAMES[0] / "profiles.json").read_bytes())
+    builder = CatalogBuilder(tmp_path / "catalog")
+    code, out, err = run(capsys, "new", "acme.http", "--from-run", export, "--catalog", builder.root)
+    assert code == 0 and "not replayed: the verifier answers kind-unread" in out, (out, err)
+    assert (builder.root / "entries/acme/http/entry.json").exists()

@@ -33,7 +33,7 @@ from ..refusal import Refusal
 from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
-from ..codes.verifier import skip_of
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
 from ..quoting import cleared_paths, clear_refusals, digest as quoted_digest
 from ..catalog.layout import entry_directories
 from ..catalog.grammar import ENTRY_ID
@@ -301,17 +301,15 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
         return Blocker(fixture.path, "file-unreadable", f"fixture {fixture.name} cannot be read to replay it ({exc}); "
                                                         f"{withheld}")
     expected = digest(files["preparation.json"]) if "preparation.json" in files else None
-    answer = verifier.replay_fixture(check.document_data, files, check.checked)
-    result = answer.get("result")
-    code = answer.get(result) if result in ("refusal", "finding") else None
-    if result == "reading" and expected is not None and answer.get("digest") == expected:
+    read = read_answer(verifier.replay_fixture(check.document_data, files, check.checked), expected)
+    result, code = read.result, read.code
+    if read.outcome == AGREES:
         return None
-    if result == "reading":
+    if read.outcome == OTHER_DIGEST:
         return Blocker(fixture.path, "replay-digest-mismatch",
-                       f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(answer.get('digest'))}, "
+                       f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(read.digest)}, "
                        f"preparation.json's bytes digest to {expected}; {withheld}; {rerecord}")
-    if skip_of(code):
-        code = skip_of(code)
+    if read.outcome == SKIPPED:
         if any(p.endswith("/preparationDigest") for p in pins):
             return Blocker(fixture.path, code,
                            f"fixture {fixture.name}: the verifier cannot recompute it ({code}), so exchange fix never "
@@ -329,11 +327,11 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
                        f"fixture {fixture.name} does not replay to its preparation.json{now}: the preparation verifier "
                        f"answered finding preparation-differs; preparation.json "
                        f"{where or 'differs, though the member is not named'}; {withheld}; {rerecord}")
-    if isinstance(code, str):
+    if read.outcome == FAILED and isinstance(code, str):
         return Blocker(fixture.path, code, f"fixture {fixture.name} does not replay{now}: the preparation verifier "
                                            f"answered {result} {code} (docs/codes.md#{code}); {withheld}; {rerecord}")
     return Blocker(fixture.path, "replay-failed", f"fixture {fixture.name}: the verifier could not run "
-                                                  f"({answer.get('detail', 'no report')}); {withheld}")
+                                                  f"({read.detail}); {withheld}")
 
 
 def replay_blockers(tree: Tree, checks: list[EntryCheck], changes: list[Change]) -> list[Blocker]:

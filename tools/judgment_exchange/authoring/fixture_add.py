@@ -21,7 +21,7 @@ from ..dialect.sources import BINDING, RESEARCH_BINDING
 from ..jsonstrict import Bounds, JsonRefusal, loads
 from ..catalog import documents as docs
 from ..catalog import grammar
-from ..codes.verifier import skip_of
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer
 from .recording import (MAX_EXPORT, MAX_PROFILES, MAX_RECORD, Recording, RecordingRefusal, default_name,
                         read_export, read_profiles, valid_name)
 
@@ -118,19 +118,18 @@ def replay(document_data: bytes, files: dict[str, bytes]) -> str:
     from .. import verifier
 
     expected = digest(files["preparation.json"])
-    answer = verifier.replay_fixture(document_data, files)
-    result = answer.get("result")
-    if result == "reading":
-        if answer.get("digest") != expected:
-            raise refuse("replay-digest-mismatch", f"the verifier's reading has digest {answer.get('digest')}, the "
-                                                   f"recorded preparation's is {expected}")
+    read = read_answer(verifier.replay_fixture(document_data, files), expected)
+    if read.outcome == OTHER_DIGEST:
+        raise refuse("replay-digest-mismatch", f"the verifier's reading has digest {read.digest}, the "
+                                               f"recorded preparation's is {expected}")
+    if read.outcome == AGREES:
         return f"replayed: the reading is the recorded preparation ({expected})"
-    if result == "refusal" and skip_of(answer.get("refusal")):
-        return (f"not replayed: the verifier answers {skip_of(answer['refusal'])}; the gate will skip this fixture too and "
+    if read.outcome == SKIPPED:
+        return (f"not replayed: the verifier answers {read.code}; the gate will skip this fixture too and "
                 "hold it by its digests only")
-    if result in ("refusal", "finding") and isinstance(answer.get(result), str):
-        raise refuse(answer[result], f"the preparation verifier answered {result} {answer[result]}: the reading is "
-                                     "not the recorded preparation (dialect §11); nothing written")
+    if read.outcome == FAILED and isinstance(read.code, str):
+        raise refuse(read.code, f"the preparation verifier answered {read.result} {read.code}: the reading is "
+                                "not the recorded preparation (dialect §11); nothing written")
     raise refuse("replay-failed", "the verifier gave no report")
 
 

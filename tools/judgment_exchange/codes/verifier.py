@@ -158,3 +158,38 @@ def skip_of(code: object) -> str | None:
     `exchange fixture add` and the conformance adapter all ask here."""
     return SKIPS.get(code) if isinstance(code, str) else None
 
+
+
+AGREES, OTHER_DIGEST, SKIPPED, FAILED, NO_REPORT = "agrees", "other-digest", "skipped", "failed", "no-report"
+
+
+class Answer:
+    """A preparation verifier's answer to one fixture's replay (dialect §11's report), read against the digest the
+    fixture is held to (RFC 0019 §4): `outcome` is AGREES (a reading of exactly that digest), OTHER_DIGEST (a reading
+    of another: `digest`), SKIPPED (a refusal that is a skip: `code` in its reported spelling, `skip_of`), FAILED (any
+    other refusal or finding: `result` and the answer's `code`, which a program may give as a non-string) or
+    NO_REPORT (no report at all); `detail` is the answer's own (a program's words when it gave no report)."""
+
+    __slots__ = ("outcome", "result", "code", "digest", "detail")
+
+    def __init__(self, outcome: str, result: object = None, code: object = None, digest: object = None,
+                 detail: object = None) -> None:
+        self.outcome, self.result, self.code, self.digest, self.detail = outcome, result, code, digest, detail
+
+
+def read_answer(answer: dict, expected: object) -> Answer:
+    """The one interpretation of the verifier's answer to a fixture's replay (issue #37 item 2): a reading agrees
+    only when its digest is `expected` (the fixture's preparationDigest, or its preparation.json's digest); a
+    refusal `skip_of` reads as a skip is a skip; any other refusal or finding fails with its code; anything else is
+    no report. The gate's replay, `exchange fix`, `exchange fixture add` and `exchange new --from-run` ask here and
+    word the outcome each in its own place (tests/test_rule_homes.py holds each of them to it)."""
+    result, detail = answer.get("result"), answer.get("detail", "no report")
+    if result == "reading":
+        found = answer.get("digest")
+        agrees = expected is not None and found == expected
+        return Answer(AGREES if agrees else OTHER_DIGEST, result, None, found, detail)
+    if result == "refusal" and skip_of(answer.get("refusal")):
+        return Answer(SKIPPED, result, skip_of(answer.get("refusal")), None, detail)
+    if result in ("refusal", "finding"):
+        return Answer(FAILED, result, answer.get(result), None, detail)
+    return Answer(NO_REPORT, result, None, None, detail)

@@ -2,8 +2,8 @@
 
 A reading whose digest is the fixture's preparationDigest is a replay; kind-unread and
 version-unread (or RFC 0019 §4's spelling, unread-version: codes/verifier.py `skip_of`) are skips with their
-reason in the report; any other refusal, any finding, or a
-reading with another digest refuses the entry. The reader is chosen once per run
+reason in the report; any other refusal, any finding, or a reading with another digest refuses the entry
+(the one reading of an answer: codes/verifier.py `read_answer`). The reader is chosen once per run
 (repository/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
 is fetched and runnable, both run by dialect §11's process contract; else the built-in one, in process.
 Each fixture records the reader that answered it (`Report.replays`, `Skip.reader`).
@@ -40,7 +40,7 @@ from ..tree import Tree, TreeError
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, FixtureCheck, declared_fixtures
-from ..codes.verifier import skip_of
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
 
 if TYPE_CHECKING:
     from ..repository.pullrequest import Change
@@ -170,27 +170,26 @@ def differs_where(check: EntryCheck, files: dict[str, bytes]) -> str:
 
 def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
             reader: str) -> None:
-    result = answer.get("result")
-    if result == "reading":
-        if answer.get("digest") == fixture.preparation_digest:
-            report.replayed += 1
-        else:
-            report.refusals.append(Refusal(
-                "replay-digest-mismatch", f"{fixture.path}/preparation.json",
-                f"the verifier's reading has digest {answer.get('digest')}, preparationDigest is "
-                f"{fixture.preparation_digest} (reader: {reader})", check.id))
-    elif result == "refusal" and skip_of(answer.get("refusal")):
-        _skipped(skip_of(answer["refusal"]), check, fixture, report, files, reader)
-    elif result in ("refusal", "finding"):
-        code = answer.get(result)
+    read = read_answer(answer, fixture.preparation_digest)
+    if read.outcome == AGREES:
+        report.replayed += 1
+    elif read.outcome == OTHER_DIGEST:
+        report.refusals.append(Refusal(
+            "replay-digest-mismatch", f"{fixture.path}/preparation.json",
+            f"the verifier's reading has digest {read.digest}, preparationDigest is "
+            f"{fixture.preparation_digest} (reader: {reader})", check.id))
+    elif read.outcome == SKIPPED:
+        _skipped(read.code, check, fixture, report, files, reader)
+    elif read.outcome == FAILED:
+        code = read.code
         report.refusals.append(Refusal(
             code if isinstance(code, str) else "replay-failed", fixture.path,
-            f"the preparation verifier answered {result} {code}; a fixture must give a reading (RFC 0019 §4; "
+            f"the preparation verifier answered {read.result} {code}; a fixture must give a reading (RFC 0019 §4; "
             f"reader: {reader})" + (differs_where(check, files) if code == PREPARATION_DIFFERS else ""),
             check.id))
     else:
         report.refusals.append(Refusal("replay-failed", fixture.path,
-                                       f"the verifier could not run: {answer.get('detail', 'no report')} "
+                                       f"the verifier could not run: {read.detail} "
                                        f"(reader: {reader})", check.id))
 
 

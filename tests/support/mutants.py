@@ -1,0 +1,45 @@
+"""Mutants of the rules that have one home (issue #37 item 2), applied to the rule's own source.
+
+A mutant names a module, a function in it and a text of its source to replace: the function's source is read
+(`inspect.getsource`), the text replaced (the mutant fails loudly when the text is no longer there, so a mutant
+never silently tests nothing), compiled in the module's namespace and put in place of the function's code object,
+so every caller — however it imported the function — runs the mutated rule. Loaded as a pytest plugin
+(`-p tests.support.mutants`) with EXCHANGE_MUTANT naming one mutant; tests/test_rule_homes.py runs each caller's
+test under each mutant and holds every one of them to failing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import textwrap
+
+MUTANTS: dict[str, tuple[str, str, str, str]] = {
+    # the replay interpretation's digest comparison removed: every reading agrees
+    "replay-digest": ("judgment_exchange.codes.verifier", "read_answer",
+                      "agrees = expected is not None and found == expected", "agrees = True"),
+    # the replay interpretation's skip removed: a skip's refusal read as a failure
+    "replay-skip": ("judgment_exchange.codes.verifier", "read_answer",
+                    'if result == "refusal" and skip_of(answer.get("refusal")):', "if False:"),
+}
+"""name -> (module, function, text in its source, the text put in its place)."""
+
+
+def apply(name: str) -> None:
+    module_name, function, old, new = MUTANTS[name]
+    module = importlib.import_module(module_name)
+    target = getattr(module, function)
+    source = textwrap.dedent(inspect.getsource(target))
+    if source.count(old) != 1:
+        raise AssertionError(f"mutant {name}: {old!r} is not once in {module_name}.{function}")
+    namespace = dict(vars(module))
+    exec(compile("from __future__ import annotations\n" + source.replace(old, new), module.__file__, "exec"),
+         namespace)
+    target.__code__ = namespace[function].__code__
+
+
+def pytest_configure(config) -> None:
+    name = os.environ.get("EXCHANGE_MUTANT")
+    if name:
+        apply(name)

@@ -1,0 +1,61 @@
+"""One rule, one home, held by each caller (issue #37 item 2): each mutant of a rule's one definition
+(tests/support/mutants.py, applied to the rule's own source) fails a test of every caller of that rule.
+
+The interpretation of the preparation verifier's answer (codes/verifier.py `read_answer`) is asked by the gate's
+replay, `exchange fix`, `exchange fixture add` and `exchange new --from-run`: with its digest comparison removed,
+or its skip, each caller's own test fails. Before issue #37 the interpretation was written three times and the
+digest comparison of two of the copies could be removed with every test green.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .support.mutants import MUTANTS, apply
+from .support.paths import REPO
+
+CALLERS: dict[str, dict[str, str]] = {
+    "replay-digest": {
+        "gate": "tests/test_gate_replay.py::test_a_reading_with_another_digest_refuses_the_entry",
+        "fix": "tests/fix/test_fix_replays_first.py::test_attack_a_reading_of_another_digest_is_not_repinned",
+        "fixture add": "tests/recording/test_fixture_add.py::test_attack_a_reading_of_another_digest_writes_nothing",
+        "new --from-run": "tests/recording/test_from_run.py::test_from_run_a_reading_of_another_digest_writes_nothing",
+    },
+    "replay-skip": {
+        "gate": "tests/test_gate_replay.py::test_kind_unread_is_skipped_with_its_reason",
+        "fix": "tests/fix/test_fix_replays_first.py::"
+               "test_near_miss_kind_unread_fixture_with_its_pin_right_does_not_stop_fix",
+        "fixture add": "tests/recording/test_fixture_add.py::test_kind_unread_fixture_is_written_and_reported",
+        "new --from-run": "tests/recording/test_from_run.py::test_from_run_a_kind_unread_recording_is_written",
+    },
+}
+"""mutant -> each caller of the rule -> the caller's test the mutant must fail."""
+
+
+def test_every_mutant_names_its_callers_and_applies():
+    assert sorted(CALLERS) == sorted(MUTANTS)
+    for name in MUTANTS:  # the text each mutant replaces is in the rule's source (else it would test nothing)
+        module, function = MUTANTS[name][:2]
+        code = getattr(__import__(module, fromlist=[function]), function).__code__
+        try:
+            apply(name)
+        finally:
+            getattr(__import__(module, fromlist=[function]), function).__code__ = code
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_each_caller_fails_under_the_mutant(mutant):
+    tests = CALLERS[mutant]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "0", "-q", "-rf", "-p", "no:cacheprovider",
+         "-p", "tests.support.mutants", *tests.values()],
+        cwd=REPO, env={**os.environ, "EXCHANGE_MUTANT": mutant}, capture_output=True, text=True, timeout=600)
+    failed = set(re.findall(r"^FAILED (\S+)", done.stdout, re.M))
+    survived = {caller: test for caller, test in tests.items() if test not in failed}
+    assert not survived, f"mutant {mutant} survives the tests of {sorted(survived)}:\n{done.stdout[-3000:]}"
+    assert "error" not in done.stdout.rsplit("\n", 2)[-2], done.stdout[-3000:]  # failed, not broken
