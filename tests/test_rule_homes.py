@@ -4,7 +4,10 @@
 The interpretation of the preparation verifier's answer (codes/verifier.py `read_answer`) is asked by the gate's
 replay, `exchange fix`, `exchange fixture add` and `exchange new --from-run`: with its digest comparison removed,
 or its skip, each caller's own test fails. Before issue #37 the interpretation was written three times and the
-digest comparison of two of the copies could be removed with every test green.
+digest comparison of two of the copies could be removed with every test green. The rule of an entry changed
+without an upgrade note (history/upgrade.py `changed_without_note`) is asked by the gate's warning (which
+`exchange release` reads), release-check and upgrade-diff: with the note ignored, or the rule never firing, each
+one's test fails. A caller reached through an `exchange` process runs the mutant too (mutant_site/sitecustomize.py).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import pytest
 from .support.mutants import MUTANTS, apply
 from .support.paths import REPO
 
+SITE = REPO / "tests" / "support" / "mutant_site"  # its sitecustomize applies the mutant in every process
+
 CALLERS: dict[str, dict[str, str]] = {
     "replay-digest": {
         "gate": "tests/test_gate_replay.py::test_a_reading_with_another_digest_refuses_the_entry",
@@ -32,6 +37,22 @@ CALLERS: dict[str, dict[str, str]] = {
                "test_near_miss_kind_unread_fixture_with_its_pin_right_does_not_stop_fix",
         "fixture add": "tests/recording/test_fixture_add.py::test_kind_unread_fixture_is_written_and_reported",
         "new --from-run": "tests/recording/test_from_run.py::test_from_run_a_kind_unread_recording_is_written",
+    },
+    "upgrade-note-ignored": {
+        "gate": "tests/authoring/test_upgrade_note.py::test_upgrade_note_writes_the_note_keyed_by_the_released_digest",
+        "release": "tests/contributing/test_release_tells_consumers.py::"
+                   "test_near_miss_the_noted_change_releases_and_is_listed",
+        "release-check": "tests/consumer/test_lock.py::test_lock_passes_an_upgrade_with_its_note",
+        "upgrade-diff": "tests/consumer/test_upgrade_review.py::"
+                        "test_upgrade_diff_shows_fields_and_the_note_keyed_by_the_imported_digest",
+    },
+    "upgrade-note-never-missing": {
+        "gate": "tests/authoring/test_upgrade_note.py::"
+                "test_a_changed_released_entry_without_a_note_is_warned_never_refused",
+        "release": "tests/contributing/test_release_tells_consumers.py::"
+                   "test_attack_unnoted_change_released_to_locked_consumers",
+        "release-check": "tests/consumer/test_lock.py::test_lock_refuses_entry_changed_without_upgrade",
+        "upgrade-diff": "tests/consumer/test_upgrade_review.py::test_upgrade_diff_flags_a_changed_entry_without_a_note",
     },
 }
 """mutant -> each caller of the rule -> the caller's test the mutant must fail."""
@@ -52,9 +73,10 @@ def test_every_mutant_names_its_callers_and_applies():
 def test_each_caller_fails_under_the_mutant(mutant):
     tests = CALLERS[mutant]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-n", "0", "-q", "-rf", "-p", "no:cacheprovider",
-         "-p", "tests.support.mutants", *tests.values()],
-        cwd=REPO, env={**os.environ, "EXCHANGE_MUTANT": mutant}, capture_output=True, text=True, timeout=600)
+        [sys.executable, "-m", "pytest", "-n", "0", "-q", "-rf", "-p", "no:cacheprovider", *tests.values()],
+        cwd=REPO, env={**os.environ, "EXCHANGE_MUTANT": mutant, "PYTHONPATH": os.pathsep.join(
+            [str(SITE), *filter(None, [os.environ.get("PYTHONPATH")])])},
+        capture_output=True, text=True, timeout=600)
     failed = set(re.findall(r"^FAILED (\S+)", done.stdout, re.M))
     survived = {caller: test for caller, test in tests.items() if test not in failed}
     assert not survived, f"mutant {mutant} survives the tests of {sorted(survived)}:\n{done.stdout[-3000:]}"

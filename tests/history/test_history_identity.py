@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judgment_exchange.history import CurrentEntry, HistoricalRow, artifact_refusals, history_artifact_refusals
-from judgment_exchange.history.upgrade import upgrade_refusals
+from judgment_exchange.history.upgrade import unknown_key_refusals
 
 A, B = "sha256:" + "a" * 64, "sha256:" + "b" * 64
 PAIR = ("urn:example:a", "1.0.0")
@@ -73,6 +73,6 @@ def test_identity_ignores_the_entry_kind() -> None:
 
 def test_upgrade_refusal_names_the_key() -> None:
     rows = [HistoricalRow("v0.1.0", "p.a", A)]
-    (refusal,) = upgrade_refusals([_entry("p.a", A, keys=[A, B])], rows, releases=1)
+    (refusal,) = unknown_key_refusals([_entry("p.a", A, keys=[A, B])], rows, releases=1)
     assert refusal.code == "upgrade-key-unknown" and B in refusal.detail and refusal.entry == "p.a"
-    assert upgrade_refusals([_entry("p.a", A, keys=[A])], rows, releases=1) == []
+    assert unknown_key_refusals([_entry("p.a", A, keys=[A])], rows, releases=1) == []

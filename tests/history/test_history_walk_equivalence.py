@@ -15,7 +15,7 @@ from judgment_exchange.history import (
 )
 from judgment_exchange.history.identity import history_artifact_refusals, history_artifact_refusals_of
 from judgment_exchange.history.model import Facts
-from judgment_exchange.history.upgrade import upgrade_refusals, upgrade_refusals_of
+from judgment_exchange.history.upgrade import unknown_key_refusals, unknown_key_refusals_of
 from judgment_exchange.history.walk import Walk
 from judgment_exchange.codes.history import ARTIFACT_HISTORY_INVALID
 from judgment_exchange.history.forms import (
@@ -332,9 +332,9 @@ def test_facts_give_the_upgrade_and_identity_refusals_of_the_rows(tmp_path: Path
         CurrentEntry("new.x", "entries/new/x", upgrade_keys=(by_id["acme.a"][0],)),
     ]
     facts = history.facts
-    upgrade = upgrade_refusals_of(current, facts, len(releases))
+    upgrade = unknown_key_refusals_of(current, facts, len(releases))
     identity = history_artifact_refusals_of(current, facts)
-    assert upgrade == upgrade_refusals(current, rows, len(releases)) and len(upgrade) == 4
+    assert upgrade == unknown_key_refusals(current, rows, len(releases)) and len(upgrade) == 4
     assert identity == history_artifact_refusals(current, rows) and len(identity) == 2
 
 
@@ -349,7 +349,7 @@ def test_check_history_gives_the_refusals_of_the_per_release_reading_and_its_fac
         rows, refusals, read_all = _reference(store, releases)
     expected = refusals + history_artifact_refusals(current, rows)
     if read_all:
-        expected += upgrade_refusals(current, rows, len(releases))
+        expected += unknown_key_refusals(current, rows, len(releases))
     assert result.refusals == expected and len(result.refusals) > len(refusals)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from judgment_exchange.cli import main
 from judgment_exchange.history.model import CurrentEntry, HistoricalRow
-from judgment_exchange.history.upgrade import upgrade_refusals
+from judgment_exchange.history.upgrade import unknown_key_refusals
 
 from ..support.catalog import CatalogBuilder
 from ..support.paths import REPO
@@ -131,7 +131,7 @@ def test_upgrade_key_unknown_lists_the_valid_keys():
             HistoricalRow("v0.3.0", "acme.x", a2), HistoricalRow("v0.3.0", "acme.y", b1)]
     current = [CurrentEntry("acme.x", "entries/acme/x", upgrade_keys=(b1,)),
                CurrentEntry("acme.z", "entries/acme/z", upgrade_keys=(a1, "not a digest\n::error::x"))]
-    x, z1, z2 = upgrade_refusals(current, rows, releases=3)
+    x, z1, z2 = unknown_key_refusals(current, rows, releases=3)
     assert x.detail.endswith(f"the valid keys are this entry's earlier entryDigests: {a1} (v0.1.0, v0.2.0); "
                              f"{a2} (v0.3.0)")
     assert z1.detail.endswith("no earlier release holds this entry, so no key is valid (remove upgrade)")
@@ -142,7 +142,7 @@ def test_upgrade_key_unknown_lists_the_valid_keys():
 def test_upgrade_key_known_is_not_refused():
     a1 = "sha256:" + "a" * 64
     rows = [HistoricalRow("v0.1.0", "acme.x", a1)]
-    assert upgrade_refusals([CurrentEntry("acme.x", "entries/acme/x", upgrade_keys=(a1,))], rows, 1) == []
+    assert unknown_key_refusals([CurrentEntry("acme.x", "entries/acme/x", upgrade_keys=(a1,))], rows, 1) == []
 
 
 def test_an_unwritable_step_summary_is_an_io_failure(capsys, refused, tmp_path, monkeypatch):

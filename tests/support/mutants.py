@@ -3,9 +3,10 @@
 A mutant names a module, a function in it and a text of its source to replace: the function's source is read
 (`inspect.getsource`), the text replaced (the mutant fails loudly when the text is no longer there, so a mutant
 never silently tests nothing), compiled in the module's namespace and put in place of the function's code object,
-so every caller — however it imported the function — runs the mutated rule. Loaded as a pytest plugin
-(`-p tests.support.mutants`) with EXCHANGE_MUTANT naming one mutant; tests/test_rule_homes.py runs each caller's
-test under each mutant and holds every one of them to failing.
+so every caller — however it imported the function — runs the mutated rule. Applied at the start of every Python
+process by `mutant_site/sitecustomize.py` (on PYTHONPATH) when EXCHANGE_MUTANT names one mutant, so an `exchange`
+process a test starts runs it too; tests/test_rule_homes.py runs each caller's test under each mutant and holds
+every one of them to failing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,14 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     # the replay interpretation's skip removed: a skip's refusal read as a failure
     "replay-skip": ("judgment_exchange.codes.verifier", "read_answer",
                     'if result == "refusal" and skip_of(answer.get("refusal")):', "if False:"),
+    # the upgrade-note rule's note removed: a changed entry with its note is still one without
+    "upgrade-note-ignored": ("judgment_exchange.history.upgrade", "changed_without_note",
+                             "return now != released and not (isinstance(notes, dict) and released in notes)",
+                             "return now != released"),
+    # the upgrade-note rule removed: no changed entry is ever without its note
+    "upgrade-note-never-missing": ("judgment_exchange.history.upgrade", "changed_without_note",
+                                   "return now != released and not (isinstance(notes, dict) and released in notes)",
+                                   "return False"),
 }
 """name -> (module, function, text in its source, the text put in its place)."""
 
@@ -37,9 +46,3 @@ def apply(name: str) -> None:
     exec(compile("from __future__ import annotations\n" + source.replace(old, new), module.__file__, "exec"),
          namespace)
     target.__code__ = namespace[function].__code__
-
-
-def pytest_configure(config) -> None:
-    name = os.environ.get("EXCHANGE_MUTANT")
-    if name:
-        apply(name)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
 from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
+from ..history.upgrade import changed_without_note
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError
@@ -354,9 +355,11 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     return refusals, notes
 
 
-def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) -> tuple[list[Refusal], list[str]]:
+def unnoted_change_refusals(repo, commit: str, lock: Lock,
+                            approved: frozenset[str]) -> tuple[list[Refusal], list[str]]:
     """Each locked entry whose entryDigest changed in this release must carry an `upgrade` note keyed by
-    the locked entryDigest (§3 upgrade; §7 reviewed upgrade), or be named by the reviewer (`approved`);
+    the locked entryDigest (§3 upgrade; §7 reviewed upgrade: history/upgrade.changed_without_note, the one rule),
+    or be named by the reviewer (`approved`);
     a locked entry absent from this release is withdrawn (noted, never refused: §7)."""
     from ..catalog import documents as docs
     from ..catalog.manifest import read_manifest
@@ -369,11 +372,11 @@ def upgrade_refusals(repo, commit: str, lock: Lock, approved: frozenset[str]) ->
         if row is None:
             notes.append(f"{entry_id} is withdrawn from this release; it stays imported at {lock.commit}")
             continue
-        if row["entryDigest"] == locked:
+        if row["entryDigest"] == locked:  # unchanged: its entry.json is not read
             continue
         read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
         notes_of = read.value.get("upgrade") if isinstance(read.value, dict) else None
-        if isinstance(notes_of, dict) and isinstance(notes_of.get(locked), str):
+        if not changed_without_note(locked, row["entryDigest"], notes_of):
             continue
         if entry_id in approved:
             notes.append(f"{entry_id} changed without an upgrade note keyed by {locked}; approved by the reviewer "
@@ -436,7 +439,7 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     if lock is not None:
         hold_withdrawn(repo, commit, lock, forget, result.report)
     if lock is not None and result.report.passed and commit != lock.commit:
-        refusals, notes = upgrade_refusals(repo, commit, lock, approved)
+        refusals, notes = unnoted_change_refusals(repo, commit, lock, approved)
         added = Report(refusals=refusals, notes=notes)
         clear_report(added)  # after the gate's own last step: shown only where grammar and scan clear it
         result.report.refusals.extend(added.refusals)

@@ -25,6 +25,7 @@ from typing import Any
 from ..catalog import documents as docs
 from ..catalog.entry import MEMBERS
 from ..catalog.grammar import release_key
+from ..history.upgrade import changed_without_note
 from ..jsonstrict import JsonRefusal, loads
 from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
@@ -393,11 +394,11 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
         change["fixtures"] = _fixtures(old_files, new_files, before["path"], after["path"], was_entry, now_entry)
         if before["path"] != after["path"]:
             change["pathChanged"] = {"from": before["path"], "to": after["path"]}
-        note = shown.upgrade_note(now_entry, key) if key != after["entryDigest"] else None
-        if note is not None:
-            change["upgradeNote"] = note
-        elif key != after["entryDigest"]:
+        notes = now_entry.get("upgrade") if isinstance(now_entry, dict) else None
+        if changed_without_note(key, after["entryDigest"], notes):  # the one rule (history/upgrade.py)
             change["flags"] = [NOTE_MISSING]
+        elif key != after["entryDigest"]:
+            change["upgradeNote"] = shown.upgrade_note(now_entry, key)
         changes.append(change)
     for entry_id, was in sorted((lock.withdrawn if lock is not None else {}).items(),
                                 key=lambda item: item[0].encode("utf-8", "surrogateescape")):

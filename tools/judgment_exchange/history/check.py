@@ -14,7 +14,7 @@ from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, Facts, HistoryResult, Release, Retained
 from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
-from .upgrade import latest_released, upgrade_refusals_of
+from .upgrade import latest_released, unknown_key_refusals_of
 from .walk import MANIFEST, Walk, read_history
 
 
@@ -165,7 +165,7 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
     facts = history.facts  # each distinct fact once, with its releases (not a row per release)
     refusals += history_artifact_refusals_of(current, facts)
     if history.manifests_read:
-        refusals += upgrade_refusals_of(current, facts, len(previous))
+        refusals += unknown_key_refusals_of(current, facts, len(previous))
     status = CHECKED if previous else NO_RELEASES
     if side:  # an upgrade note is keyed by main's releases only (issue #34 item 3)
         facts = Facts({key: [tag for tag in tags if tag in on_main] for key, tags in facts.entries.items()})

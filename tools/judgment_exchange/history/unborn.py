@@ -15,7 +15,7 @@ the full check (`check.check_history`, through GitPython's object database) then
 
 The answer is the full check's for the same repository: no refusal of the ledger (none absent, none
 with no row), no note, status `no-releases`, and the refusals the full check derives from no previous
-release (`history_artifact_refusals_of` and `upgrade_refusals_of` with no facts, the same functions).
+release (`history_artifact_refusals_of` and `unknown_key_refusals_of` with no facts, the same functions).
 tests/history/test_unborn_history.py holds it to `check_history` itself, case by case.
 """
 
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from .identity import history_artifact_refusals_of
 from .ledger import LedgerFormError, read_ledger
 from .model import NO_RELEASES, CurrentEntry, Facts, HistoryResult
-from .upgrade import latest_released, upgrade_refusals_of
+from .upgrade import latest_released, unknown_key_refusals_of
 
 _GIT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
 _TIMEOUT = 30  # seconds: a git that answers in none is the full check's to meet
@@ -42,7 +42,7 @@ def unborn_history(repository: str, current: Sequence[CurrentEntry], ledger: byt
     if not _unborn_root(repository):
         return None
     facts = Facts()
-    refusals = history_artifact_refusals_of(current, facts) + upgrade_refusals_of(current, facts, 0)
+    refusals = history_artifact_refusals_of(current, facts) + unknown_key_refusals_of(current, facts, 0)
     return HistoryResult(NO_RELEASES, refusals, [], [], latest_released(facts))
 
 

@@ -12,16 +12,28 @@ from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
 from .model import CurrentEntry, Facts, HistoricalRow
 
 
-def upgrade_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalRow], releases: int) -> list[Refusal]:
+def changed_without_note(released: object, now: object, notes: object) -> bool:
+    """The one rule of an entry changed without an upgrade note (RFC 0019 §3 `upgrade`, §7's reviewed upgrade;
+    issue #37 item 2): its entryDigest now (`now`) is not the one released (`released`: the latest release's for the
+    gate's warning `upgrade-note-missing`, the locked one for release-check's `entry-changed-without-upgrade` and
+    upgrade-diff's flag), and entry.json's `upgrade` member (`notes`, its value: an object of notes by key) holds none
+    keyed by `released`. The gate (`note_warnings`, and so `exchange release`), release-check
+    (consumer/check.unnoted_change_refusals) and upgrade-diff (consumer/diff) ask here; tests/test_rule_homes.py holds
+    each of them to it."""
+    return now != released and not (isinstance(notes, dict) and released in notes)
+
+
+def unknown_key_refusals(current: Sequence[CurrentEntry], rows: Sequence[HistoricalRow],
+                         releases: int) -> list[Refusal]:
     """Refuse each key that is not the entryDigest of the row with this entry's id in a previous release.
 
     With no previous release, every key is refused (§3: a catalog with no earlier release admits none).
     """
-    return upgrade_refusals_of(current, Facts.of(rows), releases)
+    return unknown_key_refusals_of(current, Facts.of(rows), releases)
 
 
-def upgrade_refusals_of(current: Sequence[CurrentEntry], facts: Facts, releases: int) -> list[Refusal]:
-    """`upgrade_refusals` over the distinct (id, entryDigest) facts of the previous releases."""
+def unknown_key_refusals_of(current: Sequence[CurrentEntry], facts: Facts, releases: int) -> list[Refusal]:
+    """`unknown_key_refusals` over the distinct (id, entryDigest) facts of the previous releases."""
     released = facts.entries
     holders: dict[str, set[str]] = defaultdict(set)
     own: dict[str, dict[str, list[str]]] = defaultdict(dict)
@@ -96,7 +108,7 @@ def note_warnings(current: Sequence[tuple[CurrentEntry, str | None]], changed: s
         if path not in changed or entry.id not in released:
             continue
         tag, key = released[entry.id]
-        if digest == key or key in entry.upgrade_keys:
+        if not changed_without_note(key, digest, dict.fromkeys(entry.upgrade_keys)):
             continue
         command = f"exchange upgrade-note {entry.id} TEXT --release {tag}"  # keyed by the release named here
         out.append(Refusal(UPGRADE_NOTE_MISSING, path,
