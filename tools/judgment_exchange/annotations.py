@@ -25,6 +25,7 @@ from collections.abc import Callable
 from string import punctuation
 
 from .codes import REGISTRY, doc_link
+from .pointers import unescape
 from .quoting import entry_id
 from .refusal import Refusal, Report, Skip
 
@@ -194,7 +195,7 @@ def line_of(data: bytes, pointer: str) -> int | None:
     ancestor (also where the bytes stop being JSON). None for empty bytes or a string that is not a pointer."""
     if pointer and not pointer.startswith("/"):
         return None
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] if pointer else []
+    tokens = [unescape(t) for t in pointer.split("/")[1:]] if pointer else []
     at = _ws(data, 0)
     if at >= len(data):
         return None

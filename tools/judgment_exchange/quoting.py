@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
+from .pointers import unescape
 from .refusal import Refusal, Replay, Report, Skip
 
 _Named = TypeVar("_Named", Skip, Replay)
@@ -463,7 +464,7 @@ def pointer_text(pointer: str) -> str:
         return pointer
     out = []
     for token in pointer.split("/")[1:]:
-        raw = token.replace("~1", "/").replace("~0", "~")
+        raw = unescape(token)
         out.append(token if _INDEX.fullmatch(token) or raw in schema_words() else described(raw, "a name"))
     return "/" + "/".join(out)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jsonstrict import Number
+from ..pointers import escape
 
 Pointer = tuple["str | int", ...]
 
@@ -134,7 +135,7 @@ class _Scanner:
 
 def _describe(pointer: Pointer, depth: int) -> str:
     """The pointer up to `depth` steps as an RFC 6901 string, for messages."""
-    steps = [str(s).replace("~", "~0").replace("/", "~1") for s in pointer[:depth]]
+    steps = [escape(s) for s in pointer[:depth]]
     return "/" + "/".join(steps) if steps else "(the root)"
 
 

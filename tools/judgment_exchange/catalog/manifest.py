@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from ..jsonstrict import Number
+from ..pointers import pointer as json_pointer
 from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, path_text, pointer_text, quoted
 from ..refusal import Refusal
 from ..tree import Tree
@@ -96,8 +97,7 @@ def _row_validator():
 
 def _where(error) -> str:
     """The member's path in the row, each name shown only when it is one of our schema's (issue #11)."""
-    pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
-    return pointer_text(pointer)[1:] or "(row)"
+    return pointer_text(json_pointer(error.absolute_path))[1:] or "(row)"
 
 
 def _message(error) -> str:

@@ -27,6 +27,7 @@ from ..catalog.entry import MEMBERS
 from ..catalog.grammar import release_key
 from ..history.upgrade import changed_without_note
 from ..jsonstrict import JsonRefusal, loads
+from ..pointers import pointer as json_pointer
 from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
 from ..tree import DIR, FILE, GitTree, TooLarge, TreeError
@@ -218,7 +219,7 @@ _ABSENT = object()
 
 
 def _pointer(tokens: tuple) -> str:
-    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+    return json_pointer(tokens)
 
 
 def _walk_values(was: Any, now: Any) -> list[tuple[tuple, Any, Any]]:

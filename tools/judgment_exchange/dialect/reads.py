@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..pointers import pointer as json_pointer
 from .rule import RuleTargets, check_rule
 from .shapes import at, closed, describe, fail, need_array, need_fact_target, need_pointer, need_string, pointer_tokens, shown
 from .templates import Scope
@@ -91,7 +92,7 @@ def _entry(tokens: list, listed: dict, current: tuple, text: str, path: str) -> 
 
 
 def _text(tokens: tuple) -> str:
-    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens)
+    return json_pointer(tokens)
 
 
 def _guard(entry: tuple, status: str) -> dict:

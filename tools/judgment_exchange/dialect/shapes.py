@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..jsonstrict import Number, integer
-from ..pointers import tokens
+from ..pointers import escape, tokens
 from ..quoting import described, member, pointer_text
 
 PARAMETER_TYPES = ("string", "integer", "timestamp")
@@ -49,20 +49,10 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
-def escape(token: str) -> str:
-    """One RFC 6901 reference token, escaped."""
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
 def at(path: str, *tokens: Any) -> str:
     """The JSON pointer `path` extended by tokens (names escaped, indices written in decimal)."""
     for token in tokens:
-        text = str(token)
-        if "~" in text or "/" in text:
-            text = text.replace("~", "~0").replace("/", "~1")
-        path = path + "/" + text
+        path = path + "/" + escape(token)
     return path
 
 

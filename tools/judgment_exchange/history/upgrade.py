@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..canon import is_digest
+from ..pointers import escape
 from ..catalog.grammar import release_key
 from ..refusal import Refusal
 from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
@@ -53,7 +54,7 @@ def unknown_key_refusals_of(current: Sequence[CurrentEntry], facts: Facts, relea
             else:
                 why = "it is not the entryDigest of this entry's row in any previous release"
             shown = key if is_digest(key) else f"#{number} (not a digest)"
-            pointer = "/upgrade/" + key.replace("~", "~0").replace("/", "~1")
+            pointer = "/upgrade/" + escape(key)
             refusals.append(Refusal(UPGRADE_KEY_UNKNOWN, f"{entry.path}/entry.json",
                                     f"upgrade key {shown}: {why}; {valid_keys(own.get(entry.id, {}))}", entry.id,
                                     pointer=pointer))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jsonstrict import Number
+from ..pointers import escape
 from ..quoting import described, pointer_text
 
 
@@ -69,7 +70,7 @@ def shape(value: Any) -> str:
 
 
 def _token(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
+    return escape(name)
 
 
 def _same_leaf(a: Any, b: Any) -> bool:
