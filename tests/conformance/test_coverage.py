@@ -51,7 +51,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("retained-fork-identical-content",), REFUSE: ("retained-fork-changed-content",)},
     "an entry withdrawn after import kept, its pair held whatever the tag's ancestry (§7; issue #34 item 4)": {
         PASS: ("retained-withdrawn-fork-identical-content",), REFUSE: ("retained-withdrawn-fork-changed-content",)},
-    "the history limit": {PASS: ("history-within-limit",), REFUSE: ("history-over-limit",)},
+    "the history limit": {PASS: ("history-within-limit", "history-retained-also-held"), REFUSE: ("history-over-limit",)},
     "lower tags against retained state": {PASS: ("upgrade-higher-tag",), REFUSE: ("retained-lower-tag",)},
     "moved tags against retained state": {PASS: ("retained-same-release",), REFUSE: ("retained-tag-moved",)},
     "an annotated tag": {PASS: ("tag-annotated",), REFUSE: ("tag-annotated-to-tree",)},
@@ -65,7 +65,9 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
     "manifest form (a malformed manifest refuses the import)": {
         PASS: ("release-empty-manifest",),
         REFUSE: ("manifest-malformed", "manifest-directory", "manifest-row-not-closed", "manifest-row-version-1")},
-    "entry.json members against §3": {PASS: ("release-every-kind",), REFUSE: ("assertion-mismatch", "entry-version-2")},
+    "entry.json members against §3": {PASS: ("release-every-kind",),
+                                      REFUSE: ("assertion-mismatch", "entry-version-2", "entry-member-unknown",
+                                               "entry-member-invalid", "entry-member-missing")},
     "the release tag's grammar": {PASS: ("release-real-export",), REFUSE: ("tag-outside-grammar",)},
     # the consumer's duties (§7, "Who holds these duties")
     "import replay with its reader and the fixture's own inputs": {
@@ -78,8 +80,31 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                          "reference-artifact-malformed-first")},
     "identity equality": {PASS: ("identity-identical-in-release",), REFUSE: ("reference-artifact-mismatch",)},
     "the stated limits of the artifact-history check": {
-        PASS: ("identity-unchecked-without-held-history", "upgrade-key-unchecked"),
+        PASS: ("identity-unchecked-without-held-history", "upgrade-key-unchecked", "history-tags-not-releases"),
         REFUSE: ("held-history-manifest-malformed", "held-history-entry-digest", "upgrade-key-unknown")},
+    # issue #35: the duties a second consumer could skip and still pass the kit, and the points once guessed
+    "the dialect form checker (§7: the consumer's own form checker; dialect §§2, 6, 8)": {
+        PASS: ("dialect-form-near-miss", "release-every-kind", "preset-form"),
+        REFUSE: ("dialect-read-unknown-member", "dialect-copy-unknown-member", "dialect-copy-entry-unknown-member",
+                 "dialect-rule-unknown-member", "dialect-claim-unknown-member", "dialect-copy-target-twice",
+                 "dialect-copy-requirement-twice", "dialect-target-prefix", "dialect-target-empty",
+                 "dialect-root-unknown-member")},
+    "canonical member order by code point (members outside the BMP)": {
+        PASS: ("canonical-order-outside-bmp",), REFUSE: ("canonical-order-utf16",)},
+    "sourceKinds equal to the document's kinds": {PASS: ("release-real-export", "release-every-kind"),
+                                                  REFUSE: ("entry-source-kinds-mismatch",)},
+    "output.json's version against the entry's": {PASS: ("release-every-kind",), REFUSE: ("output-version-mismatch",)},
+    "the entry directory's closed file set": {PASS: ("release-every-kind",), REFUSE: ("entry-file-unexpected",)},
+    "the binding document's form": {PASS: ("release-every-kind",), REFUSE: ("binding-document-unknown-member",)},
+    "the retained state's manifestDigest": {PASS: ("retained-fork-identical-content",),
+                                            REFUSE: ("retained-manifest-digest-wrong",)},
+    "a held release's artifact-pair form (version-3 named entries only)": {
+        PASS: ("held-history-entry-version-2",), REFUSE: ("held-history-artifact-malformed",)},
+    "upgrade keys with no earlier release (§3) and unheld history (§7, form only)": {
+        PASS: ("release-real-export", "upgrade-key-unchecked"),
+        REFUSE: ("upgrade-key-no-earlier-release", "upgrade-key-malformed-unchecked")},
+    "catalog-stray-file (docs/conformance.md, this project's stricter rules)": {
+        PASS: ("catalog-entries-readme",), REFUSE: ("catalog-stray-file",)},
     # this project's stricter rules (strictness: project)
     "skips.json acknowledges each skip (docs/skips.md)": {PASS: ("skip-acknowledged",),
                                                           REFUSE: ("skip-unacknowledged",)},
@@ -136,5 +161,6 @@ def test_the_rfc_named_refusals_each_have_a_refused_case():
 def test_the_project_strictness_cases_are_the_projects_own_rules():
     project = sorted(name for name, case in cases().items() if case["strictness"] == "project")
     signing = sorted(name for name, case in cases().items() if "signing" in case)
-    assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged", *signing])
+    assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged",
+                              "catalog-stray-file", "catalog-entries-readme", *signing])
     assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)

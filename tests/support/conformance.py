@@ -258,6 +258,8 @@ class Case:
     """What the case holds, how its repository plants the one defect, and what each tier expects."""
     none: dict = field(default_factory=dict)
     """The tier-none verdict's members that differ from the specification tier's (result, codes, entries)."""
+    retained_digest: str | None = None
+    """A retained manifestDigest other than the retained manifest's own (issue #35: a wrong one planted)."""
 
     def verdict(self, tier: str) -> dict:
         """The verdict stated for `tier`: result, codes (every code this project's consumer reports), entries,
@@ -999,6 +1001,11 @@ def cases() -> list[Case]:
              history=NO_RELEASES,
              description="A preset that refers to its document by formatVersion: dialect-reference-form refuses it."))
 
+    # -- the duties a consumer could skip and still pass, and the points once left to a guess (issue #35) --
+    from .kit_duties import duty_cases
+
+    out += duty_cases(sys.modules[__name__])
+
     # -- signed releases: a capability beside the reader tiers (issue #36 item 6; kit_signing.py) --
     from .kit_signing import signing_cases
 
@@ -1176,6 +1183,8 @@ def record_of(case: Case, stream_name: str, stream: bytes, steps: list[dict], re
         rows = json.loads(data)
         retained = {"tag": release.tag, "commit": chain[case.retained], "manifestDigest": sha(data),
                     "entries": [{"id": row["id"], "entryDigest": row["entryDigest"]} for row in rows]}
+        if case.retained_digest is not None:
+            retained["manifestDigest"] = case.retained_digest
         if case.kept_withdrawn:  # issue #34 item 4: each at the release it was imported at
             retained["withdrawn"] = [
                 {"id": entry_id, "tag": releases[at].tag, "commit": chain[at],

@@ -1,0 +1,303 @@
+"""The kit's cases for the duties issue #35 found unheld: each check a second consumer could switch off and still
+pass the kit (the dialect form checker, entry.json's member forms, sourceKinds, the binding document's form,
+output.json's version, the retained manifestDigest, the catalog's stray files, a held release's artifact-pair
+form, the entry directory's closed file set, canonical member order by code point), and the points the contract
+had left to a guess (upgrade keys with no earlier release, which tags count for history, a retained release also
+held). Each defect case plants exactly one defect; each names its near miss, which passes.
+
+Every verdict is stated by hand from the RFC 0019 (or dialect) sentence the case names, as in conformance.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from .catalog import pretty, sha, stdlib_canon
+
+ADMITTED = ["asserted", "record"]
+BMP, ASTRAL = "/registry/\uff61", "/registry/\U0001f600"
+"""Two fact targets whose order by code point (U+FF61 first) is the reverse of their order by UTF-16 code unit
+(U+1F600 is the surrogate pair D83D DE00, below FF61)."""
+
+
+def utf16_canon(value: Any) -> bytes:
+    """canon with members sorted by UTF-16 code unit instead of by code point: a wrong canon, which differs from
+    the right one only where two member names differ at a character outside the BMP."""
+    def order(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: order(node[k]) for k in sorted(node, key=lambda k: k.encode("utf-16-be"))}
+        if isinstance(node, list):
+            return [order(item) for item in node]
+        return node
+
+    return json.dumps(order(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def duty_cases(c) -> list:
+    """The cases, in cases.json's order; `c` is tests.support.conformance (its Case, Release, tree and verdicts)."""
+    Case, Release, tree, PATHS = c.Case, c.Release, c.tree, c.PATHS
+    set_member, not_offered, offered = c.set_member, c.not_offered, c.offered
+    NO_RELEASES, CHECKED, UNCHECKED = c.NO_RELEASES, c.CHECKED, c.UNCHECKED
+    RUNNER, RUNNER_NONE, OUTPUT, PRESET = c.RUNNER, c.RUNNER_NONE, c.OUTPUT, c.PRESET
+    v1 = "v0.1.0"
+    out: list = []
+    add = out.append
+
+    # -- the dialect form checker (§7 "its own form checker"; dialect §§2-8, 12), carried by a preset --
+    preset_path = PATHS["preset"]
+    preset_doc = json.loads(tree("preset")[f"{preset_path}/dialect.json"])
+    near = copy.deepcopy(preset_doc)
+    near["sources"][1]["read"] = {"copy": {
+        "facts": [{"target": "/registry/region", "source": "/region"}, {"target": "/registry/id", "source": "/id"}],
+        "evidence": [{"requirement": "sponsor-endorsement", "source": "/endorsement"}]}}
+
+    def preset_with(doc: dict, digest: str | None = None) -> dict[str, bytes]:
+        """The preset with `doc` as its dialect.json, dialect.digest re-pinned (by `digest` when given)."""
+        return tree("preset", mutations=[
+            {"op": "write", "file": f"{preset_path}/dialect.json", "text": pretty(doc).decode("utf-8")},
+            set_member("preset", "/dialect/digest", digest or sha(stdlib_canon(doc)))])
+
+    def variant(change) -> dict:
+        doc = copy.deepcopy(near)
+        change(doc)
+        return doc
+
+    form = ("§7 Before import", "each input dialect, of either entry kind, is held to its document's form as in §4 by "
+            "the consumer's own form checker")
+    add(Case("dialect-form-near-miss", "a preset whose second source reads by a copy of two distinct fact targets and "
+             "one requirement", form, ("dialect-form",),
+             [Release(preset_with(near), v1)], v1, "pass", entries=[PRESET], history=NO_RELEASES,
+             description="The near miss of every dialect-form case: preset-form's preset with its registry source's "
+                         "rule replaced by a copy read — two fact copies to distinct targets (/registry/region, "
+                         "/registry/id) and one evidence copy — and dialect.digest re-pinned. The document is in "
+                         "form (dialect §6.2), so the preset passes, listed and not offered."))
+    defects = [
+        ("dialect-read-unknown-member", "an unknown member in a read",
+         lambda d: d["sources"][1]["read"].update(extra=1),
+         "the registry source's read carries a member `extra` beside copy (a read is closed: dialect §6)"),
+        ("dialect-copy-unknown-member", "an unknown member in a read's copy",
+         lambda d: d["sources"][1]["read"]["copy"].update(extra=[]),
+         "the copy carries a member `extra` beside facts and evidence (\"copy is an object of exactly facts ... and "
+         "evidence\", dialect §6.2)"),
+        ("dialect-copy-entry-unknown-member", "an unknown member in a fact copy",
+         lambda d: d["sources"][1]["read"]["copy"]["facts"][0].update(extra="x"),
+         "the first fact copy carries a member `extra` beside target and source (\"each entry exactly those "
+         "members\", dialect §6.2)"),
+        ("dialect-rule-unknown-member", "an unknown member in a read's rule",
+         lambda d: d["sources"][0]["read"]["rule"].update(extra=1),
+         "the vendor source's rule carries a member `extra` (the rule is closed: dialect §6.3)"),
+        ("dialect-claim-unknown-member", "an unknown member in a rule's claim form",
+         lambda d: d["sources"][0]["read"]["rule"]["clauses"][0]["claim"].update(extra=1),
+         "the first clause's claim form carries a member `extra` (\"A claim form is an object of exactly facts ... "
+         "evidence ... and acquisitionStatus\", dialect §6.3)"),
+        ("dialect-copy-target-twice", "a copy target given twice",
+         lambda d: d["sources"][1]["read"]["copy"]["facts"].append({"target": "/registry/region", "source": "/id"}),
+         "a third fact copy writes /registry/region again (\"No fact target of one source may equal another\", "
+         "dialect §8.1)"),
+        ("dialect-copy-requirement-twice", "a copy naming one requirement twice",
+         lambda d: d["sources"][1]["read"]["copy"]["evidence"].append(
+             {"requirement": "sponsor-endorsement", "source": "/id"}),
+         "a second evidence copy names sponsor-endorsement again (\"A copy names each requirement at most once\", "
+         "dialect §6.2)"),
+        ("dialect-target-prefix", "a fact target that is a prefix of another by whole tokens",
+         lambda d: d["sources"][1]["read"]["copy"]["facts"].append({"target": "/registry/region/code",
+                                                                     "source": "/id"}),
+         "a third fact copy writes /registry/region/code under /registry/region (\"or be a prefix of another by "
+         "whole tokens\", dialect §8.1)"),
+        ("dialect-target-empty", "a fact target that is the empty pointer",
+         lambda d: d["sources"][1]["read"]["copy"]["facts"].append({"target": "", "source": "/id"}),
+         "a third fact copy's target is \"\" (\"A fact target is a pointer other than the empty string\", dialect "
+         "§8)"),
+        ("dialect-root-unknown-member", "an unknown member of the dialect document",
+         lambda d: d.update(extra=1),
+         "the document carries a root member `extra` (the document is closed: dialect §2)"),
+    ]
+    for name, title, change, how in defects:
+        add(Case(name, title, form, ("dialect-form",),
+                 [Release(preset_with(variant(change)), v1)], v1, "refuse", codes=("input-malformed",),
+                 entries=[not_offered("acme.vendors-preset", "preset")], history=NO_RELEASES,
+                 description=f"dialect-form-near-miss's preset with one defect: {how}; dialect.digest re-pinned over "
+                             "the document as written, so only the form checker sees it. input-malformed refuses "
+                             "the preset at every tier: the form check needs no preparation reader."))
+
+    # -- canonical member order by code point (RFC 0018 §10), members outside the BMP --
+    astral = copy.deepcopy(preset_doc)
+    astral["sources"][1]["read"] = {"copy": {
+        "facts": [{"target": BMP, "source": "/region"}, {"target": ASTRAL, "source": "/id"}],
+        "evidence": [{"requirement": "sponsor-endorsement", "source": "/endorsement"}]}}
+    astral["admits"] = {"facts": {BMP: ADMITTED, ASTRAL: ADMITTED}}
+    assert stdlib_canon(astral) != utf16_canon(astral)
+    canon = ("§7 Before import", "dialect.digest over the whole document's canonical bytes")
+    add(Case("canonical-order-outside-bmp", "canonical member order by code point, with a member name outside the BMP",
+             canon, ("digests", "canonical-order"),
+             [Release(preset_with(astral), v1)], v1, "pass", entries=[PRESET], history=NO_RELEASES,
+             description="A preset whose admits.facts has two members, /registry/\\uff61 and /registry/\\ud83d\\ude00 "
+                         "(U+1F600), each a fact target its copy writes; dialect.digest is over canon with members "
+                         "ordered by code point (U+FF61 first). A consumer that orders by UTF-16 code unit (U+1F600 "
+                         "first, as its surrogates D83D DE00 sort below FF61) computes another digest and refuses; "
+                         "this case passes."))
+    add(Case("canonical-order-utf16", "a dialect.digest computed with members in UTF-16 order",
+             canon, ("digests", "canonical-order"),
+             [Release(preset_with(astral, sha(utf16_canon(astral))), v1)], v1, "refuse",
+             codes=("dialect-digest-mismatch",), entries=[not_offered("acme.vendors-preset", "preset")],
+             history=NO_RELEASES,
+             description="canonical-order-outside-bmp's preset with dialect.digest computed over the members ordered "
+                         "by UTF-16 code unit: not the document's canonical digest, so dialect-digest-mismatch refuses "
+                         "it; a consumer sorting by UTF-16 would pass it."))
+
+    # -- entry.json's members against §3 --
+    members = ("§7 Before import", "its members against §3")
+    for name, title, mutation, code, how in [
+        ("entry-member-unknown", "an entry.json member §3 does not define", set_member("output", "/extra", 1),
+         "entry-member-unknown", "an output entry's entry.json carries a member `extra` (entry.json is closed)"),
+        ("entry-member-invalid", "an entry.json member out of its form", set_member("output", "/title", 5),
+         "entry-member-invalid", "an output entry's title is the number 5, not a string"),
+        ("entry-member-missing", "an entry.json without a required member",
+         {"op": "remove", "file": f"{PATHS['output']}/entry.json", "pointer": "/licence"},
+         "entry-member-missing", "an output entry's entry.json has no licence"),
+    ]:
+        add(Case(name, title, members, ("entry-members",),
+                 [Release(tree("output", mutations=[mutation]), v1)], v1, "refuse", codes=(code,),
+                 entries=[not_offered("acme.writeback")], history=NO_RELEASES,
+                 description=f"{how}, pinned by its row: the entry is refused and listed, not offered; the near miss "
+                             "is release-every-kind's output entry."))
+    add(Case("entry-source-kinds-mismatch", "sourceKinds that are not the document's kinds",
+             ("§3", "sourceKinds (the source kinds the dialect uses, from RFC 0018's list)"), ("source-kinds",),
+             [Release(tree("unbound", mutations=[{"op": "set", "file": "entries/acme/tickets/entry.json", "pointer": "/sourceKinds",
+                                                  "value": ["operation", "research"]}]),
+                      v1)], v1, "refuse", codes=("source-kinds-mismatch",), entries=[not_offered("acme.tickets")],
+             history=NO_RELEASES,
+             description="The unbound version-3 entry, whose document's one source is of kind operation, lists "
+                         "sourceKinds [operation, research] (each a kind version 3 defines): the list is in form but "
+                         "is not the set of the document's kinds, so the entry is refused. The near miss is "
+                         "release-real-export, two operation sources listed as [operation]."))
+    add(Case("output-version-mismatch", "an entry whose outputVersion is not output.json's",
+             ("§3", "outputVersion is an integer of 1 or more, equal to the integer the document's outputVersion "
+              "spells"), ("output-form",),
+             [Release(tree("output", mutations=[set_member("output", "/output/outputVersion", 2)]), v1)], v1,
+             "refuse", codes=("output-version-mismatch",), entries=[not_offered("acme.writeback")],
+             history=NO_RELEASES,
+             description="entry.json's output.outputVersion says 2 while output.json's outputVersion is \"1\": the "
+                         "entry is refused. The near miss is release-every-kind's output entry, whose versions "
+                         "agree."))
+
+    # -- the entry directory's closed file set (§3) --
+    add(Case("entry-file-unexpected", "a file in an entry directory that §3 does not list",
+             ("§3", "An entry is one directory entries/<publisher>/<name>/ holding, as separate files with these "
+              "names"), ("entry-file-set",),
+             [Release(tree("output", mutations=[{"op": "write", "file": f"{PATHS['output']}/notes.txt",
+                                                 "text": "Notes.\n"}]), v1)], v1, "refuse",
+             codes=("entry-file-unexpected",), entries=[not_offered("acme.writeback")], history=NO_RELEASES,
+             description="An output entry's directory holds notes.txt beside entry.json, README.md and output.json: "
+                         "the file set is closed, so the entry is refused (listed, not offered). The near miss is "
+                         "release-every-kind, each entry directory holding exactly its files."))
+
+    # -- the binding document's form (§7 "the source classification and binding document checked") --
+    unbound = tree("unbound")
+    binding = "entries/acme/tickets/fixtures/open/binding.json"
+    document = json.loads(unbound[binding])
+    add(Case("binding-document-unknown-member", "a binding document with a member its form does not have",
+             ("§7 Before import", "the source classification and binding document checked"), ("binding-form",),
+             [Release(tree("unbound", mutations=[{"op": "write", "file": binding, "text": json.dumps(
+                 document | {"extra": 1}, separators=(",", ":"))}]), v1)], v1, "refuse",
+             codes=("input-malformed",), entries=[not_offered("acme.tickets")], history=NO_RELEASES,
+             description="The unbound entry's fixture binding.json carries a member `extra` beside dialect and "
+                         "sources (dialect §5: the binding document is closed): the entry is refused at every tier, "
+                         "since the binding document's form needs no reader. The near miss is release-every-kind's "
+                         "acme.tickets, the same binding document without it."))
+
+    # -- this project's catalog-stray-file (strictness: project) --
+    add(Case("catalog-stray-file", "a file directly under entries/<publisher>/ (this project's rule)",
+             ("§7 Before import", "one row per entry directory in the commit's tree"), ("catalog-stray-file",),
+             [Release(tree("output", files={"entries/acme/notes.txt": b"Notes.\n"}), v1)], v1, "refuse",
+             codes=("catalog-stray-file",), strictness="project",
+             description="This project's stricter rule: any file directly under entries/ or entries/<publisher>/ "
+                         "other than entries/README.md refuses the import (entries []). entries/acme/notes.txt "
+                         "beside a valid output entry. A consumer without the rule answers notApplicable; "
+                         "catalog-entries-readme is the near miss."))
+    add(Case("catalog-entries-readme", "entries/README.md, the catalog's own note (this project's rule's near miss)",
+             ("§7 Before import", "one row per entry directory in the commit's tree"), ("catalog-stray-file",),
+             [Release(tree("output", files={"entries/README.md": b"# Entries\n"}), v1)], v1, "pass",
+             entries=[OUTPUT], history=NO_RELEASES, strictness="project",
+             description="entries/README.md beside a valid output entry: the catalog's own note, not an entry and not "
+                         "a stray file, so the release passes."))
+
+    # -- upgrade keys with no earlier release (§3) and unheld history (§7) --
+    real = tree("runner")
+    key = {"sha256:" + "ab" * 32: "From nowhere."}
+    add(Case("upgrade-key-no-earlier-release", "an upgrade key in a catalog with no earlier release",
+             ("§3", "A catalog with no earlier release admits no upgrade"), ("upgrade-keys",),
+             [Release(tree("runner", mutations=[set_member("runner", "/upgrade", key)]), v1)], v1, "refuse",
+             codes=("upgrade-key-unknown",), entries=[not_offered("acme.vendors")], history=NO_RELEASES,
+             description="v0.1.0, the repository's only release tag, whose entry carries a well-formed upgrade key: "
+                         "no tag is lower, so there is no earlier release and §3 decides that nothing may be upgraded "
+                         "from (§7's form-only check is for earlier releases the consumer does not hold). The entry "
+                         "is refused, listed and not offered. The near miss is release-real-export, with no upgrade "
+                         "member."))
+    add(Case("upgrade-key-malformed-unchecked", "an upgrade key out of form when no previous manifest is held",
+             ("§7 Artifact history", "otherwise checks the key's form only"), ("upgrade-keys", "history-unchecked"),
+             [Release(real, v1), Release(tree("runner", mutations=[
+                 set_member("runner", "/upgrade", {"sha256:" + "AB" * 32: "Upper-case hex."})]), "v0.2.0")],
+             "v0.2.0", "refuse", codes=("entry-member-invalid",), entries=[not_offered("acme.vendors")],
+             history=UNCHECKED,
+             description="v0.1.0 exists and is not held; v0.2.0's entry carries an upgrade key in upper-case hex, "
+                         "not a digest's form: the form-only check refuses the entry (history unchecked). The near "
+                         "miss is upgrade-key-unchecked, a well-formed key under the same conditions."))
+
+    # -- which tags count for history; a retained release also held --
+    readme = tree("runner", mutations=[{"op": "write", "file": f"{PATHS['runner']}/README.md",
+                                        "text": "# Vendors\n\nThe README alone changed.\n"}])
+    add(Case("history-tags-not-releases", "a lower tag outside the grammar and a higher release: no earlier release",
+             ("§3", "Every tag in §3's grammar that resolves to a commit and is lower in tag order than the release "
+              "being made is a previous release"), ("history-tags",),
+             [Release(real, "v0.2.0-rc.1"), Release(readme, "v0.2.0"), Release(real, "v0.3.0")], "v0.2.0", "pass",
+             entries=[RUNNER], history=NO_RELEASES,
+             description="v0.2.0 is checked with no previous manifest held, in a repository that also holds "
+                         "v0.2.0-rc.1 (outside the release-tag grammar) on its parent and v0.3.0 (higher) after it: "
+                         "neither is an earlier release, so history is no-releases, not artifact-history-unchecked.",
+             none={"entries": [RUNNER_NONE]}))
+    add(Case("history-retained-also-held", "the retained release also named by --held, a maxHistoryReleases of 1",
+             ("§7 Artifact history", "A consumer states a maxHistoryReleases limit of 1 to 128 earlier releases"),
+             ("history-limit", "retained-history"),
+             [], "v0.2.0", "pass", entries=[RUNNER], history=CHECKED, retained=0, held=(v1,), history_limit=1,
+             withdrawn=[], changed=["acme.vendors"], stream="readme-only-change",
+             description="readme-only-change's repository, v0.1.0 retained and named by --held, with "
+                         "maxHistoryReleases 1: one earlier release is held, counted once, so the limit is not "
+                         "exceeded and the release passes. A consumer counting it twice refuses.",
+             none={"entries": [RUNNER_NONE]}))
+
+    # -- the retained manifestDigest (§7) --
+    named_v1 = tree("named")
+    fork = [Release(named_v1, v1), Release(tree("named-copy"), "v0.2.0", root=True)]
+    add(Case("retained-manifest-digest-wrong", "a retained manifestDigest the retained manifest does not have",
+             ("§7", "The consumer retains the catalog location, tag, resolved commit and manifest for the import"),
+             ("retained-history",), [], "v0.2.0", "refuse", codes=("artifact-history-invalid",), history=CHECKED,
+             retained=0, retained_digest="sha256:" + "0" * 64, stream="retained-fork-identical-content",
+             description="retained-fork-identical-content's repository and retained state, except that the retained "
+                         "manifestDigest is a digest of nothing: the retained manifest read at the retained commit "
+                         "fails it, which is artifact-history-invalid (never a fall-back to form only), refusing the "
+                         "release (entries []). The near miss is retained-fork-identical-content."))
+    assert fork  # the stream shared is retained-fork-identical-content's
+
+    # -- a held release's artifact-pair form (§7 Artifact history) --
+    bad_pair = tree("named", mutations=[set_member("named", "/artifact/version", "01.0.0")])
+    add(Case("held-history-artifact-malformed", "a held release whose version-3 named entry's artifact pair is out of "
+             "form", ("§7 Artifact history", "only a version-3 entry with a formatVersion reference is held to §3's "
+                      "dialect and artifact member forms"), ("held-history-invalid",),
+             [Release(bad_pair, v1), Release(named_v1, "v0.2.0")], "v0.2.0", "refuse",
+             codes=("artifact-history-invalid",), history=CHECKED, held=(v1,),
+             description="The held v0.1.0's named entry has artifact version 01.0.0 (a leading zero), pinned by its "
+                         "row; v0.2.0 is valid. A malformed historical entry refuses the release as "
+                         "artifact-history-invalid (entries [])."))
+    old = tree("output", mutations=[set_member("output", "/entryVersion", 2)])
+    add(Case("held-history-entry-version-2", "a held release whose entry is version 2: digest-checked only",
+             ("§7 Artifact history", "Other entries hold no pair and are digest-checked only"),
+             ("held-history-invalid",),
+             [Release(old, v1), Release(tree("output"), "v0.2.0")], "v0.2.0", "pass", entries=[OUTPUT],
+             history=CHECKED, held=(v1,),
+             description="The near miss of held-history-artifact-malformed: the held v0.1.0's entry says "
+                         "entryVersion 2, which the current release would refuse, but a historical entry is read for "
+                         "its entryVersion and held to its row's entryDigest only; v0.2.0 passes."))
+    return out
