@@ -38,7 +38,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
     "replay agreement": {PASS: ("release-real-export", "release-every-kind"),
                          REFUSE: ("replay-disagreement", "replay-profile-substituted")},
     "a forged acquisition": {PASS: ("release-real-export",), REFUSE: ("replay-forged-acquisition",)},
-    "a kind-unread fixture reported as skipped": {PASS: ("skip-kind-unread", "release-every-kind"),
+    "a kind-unread fixture reported as skipped": {PASS: ("skip-kind-unread", "release-every-kind", "skip-selected-file"),
                                                   REFUSE: ("skip-preparation-digest-mismatch",)},
     "scans": {PASS: ("release-real-export",), REFUSE: ("scan-credential", "scan-local-path")},
     "publication identity within a release": {PASS: ("identity-identical-in-release",),
@@ -94,7 +94,15 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
     "sourceKinds equal to the document's kinds": {PASS: ("release-real-export", "release-every-kind"),
                                                   REFUSE: ("entry-source-kinds-mismatch",)},
     "output.json's version against the entry's": {PASS: ("release-every-kind",), REFUSE: ("output-version-mismatch",)},
-    "the entry directory's closed file set": {PASS: ("release-every-kind",), REFUSE: ("entry-file-unexpected",)},
+    "the entry directory's closed file set": {PASS: ("release-every-kind",),
+                                              REFUSE: ("entry-file-unexpected", "entry-file-missing",
+                                                       "entry-file-not-regular")},
+    "a fixture directory's file set and files": {PASS: ("release-real-export",),
+                                                 REFUSE: ("fixture-directory-missing", "fixture-unexpected",
+                                                          "fixture-file-missing", "fixture-file-unexpected",
+                                                          "preparation-not-canonical", "binding-required")},
+    "an entry member its kind forbids": {PASS: ("preset-form",), REFUSE: ("entry-member-forbidden",)},
+    "the output document's form": {PASS: ("release-every-kind",), REFUSE: ("output-malformed",)},
     "the binding document's form": {PASS: ("release-every-kind",), REFUSE: ("binding-document-unknown-member",)},
     "the retained state's manifestDigest": {PASS: ("retained-fork-identical-content",),
                                             REFUSE: ("retained-manifest-digest-wrong",)},
@@ -107,7 +115,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("catalog-entries-readme",), REFUSE: ("catalog-stray-file",)},
     # this project's stricter rules (strictness: project)
     "skips.json acknowledges each skip (docs/skips.md)": {PASS: ("skip-acknowledged",),
-                                                          REFUSE: ("skip-unacknowledged",)},
+                                                          REFUSE: ("skip-unacknowledged", "skips-malformed")},
     "a changed entry is shown for review (README included)": {PASS: ("readme-only-change", "upgrade-higher-tag"),
                                                               REFUSE: ("changed-without-upgrade-note",)},
     # signed releases, a capability (issue #36 item 6; strictness: project)
@@ -162,5 +170,5 @@ def test_the_project_strictness_cases_are_the_projects_own_rules():
     project = sorted(name for name, case in cases().items() if case["strictness"] == "project")
     signing = sorted(name for name, case in cases().items() if "signing" in case)
     assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged",
-                              "catalog-stray-file", "catalog-entries-readme", *signing])
+                              "catalog-stray-file", "catalog-entries-readme", "skips-malformed", *signing])
     assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)

@@ -35,6 +35,32 @@ def utf16_canon(value: Any) -> bytes:
     return json.dumps(order(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+def selected_file(c) -> dict[str, bytes]:
+    """A release of one version-3 entry, acme.vendors-file, whose one source is a selected-file of provider
+    local-file (class asserted: no profile, nothing acquired through a gateway), with one recorded fixture."""
+    import tempfile
+    from pathlib import Path
+
+    from .catalog import runner_export
+    from .gitrepo import files_of
+
+    with tempfile.TemporaryDirectory(prefix="kit-tree-") as tmp:
+        root = Path(tmp) / "catalog"
+        builder = c.KitCatalog(root)
+        export = runner_export()
+        mapping = export["mapping"]
+        doc = {"version": 3, "case": mapping["case"], "sources": [
+            {"name": "vendor", "kind": "selected-file", "provider": "local-file", "read": mapping["sources"][0]["read"]}]}
+        path = builder._dir("acme.vendors-file")
+        (path / "dialect.json").write_bytes(pretty(doc))
+        entry = builder._base("acme.vendors-file", "dialect", "input", ["selected-file"])
+        entry["dialect"] = {"path": "dialect.json", "dialectVersion": 3, "digest": sha(stdlib_canon(doc))}
+        export["sources"] = {}
+        builder._finish(path, entry, ["selected-file"], [builder._fixture(path, "vendor-7", export)])
+        builder.write_manifest()
+        return dict(sorted(files_of(root).items()))
+
+
 def duty_cases(c) -> list:
     """The cases, in cases.json's order; `c` is tests.support.conformance (its Case, Release, tree and verdicts)."""
     Case, Release, tree, PATHS = c.Case, c.Release, c.tree, c.PATHS
@@ -193,6 +219,89 @@ def duty_cases(c) -> list:
              description="An output entry's directory holds notes.txt beside entry.json, README.md and output.json: "
                          "the file set is closed, so the entry is refused (listed, not offered). The near miss is "
                          "release-every-kind, each entry directory holding exactly its files."))
+
+    # -- the entry's and its fixtures' file sets and files (§3; every import-refusal code a case: issue #35) --
+    O, R = PATHS["output"], PATHS["runner"]
+    fixture = f"{R}/fixtures/vendor-7"
+    files = ("§3", "An entry is one directory entries/<publisher>/<name>/ holding, as separate files with these names")
+    output_doc = json.loads(tree("output")[f"{O}/output.json"])
+    bad_output = dict(output_doc, outputVersion="2")
+    for name, title, base, mutations, codes, how, near_miss in [
+        ("entry-file-missing", "an entry directory without its README.md", "output",
+         [{"op": "delete", "file": f"{O}/README.md"}], ("entry-file-missing",),
+         "an output entry without README.md, which every entry holds (§3)", "release-every-kind"),
+        ("entry-file-not-regular", "a directory where an entry's file belongs", "output",
+         [{"op": "delete", "file": f"{O}/README.md"}, {"op": "write", "file": f"{O}/README.md/notes.txt",
+                                                      "text": "Notes.\n"}],
+         ("entry-file-not-regular",), "an output entry whose README.md is a directory (holding notes.txt)",
+         "release-every-kind"),
+        ("entry-member-forbidden", "a preset carrying fixtures", "preset",
+         [set_member("preset", "/fixtures", [])], ("entry-member-forbidden",),
+         "a preset whose entry.json carries fixtures [] (\"a pack or fixtures on a preset ... refuses the entry\", "
+         "§3)", "preset-form"),
+        ("fixture-directory-missing", "a listed fixture whose directory is absent", "runner",
+         [{"op": "delete", "file": fixture}], ("entry-file-missing", "manifest-fixtures-mismatch"),
+         "the Runner export's entry lists vendor-7, whose fixtures/vendor-7/ the tree does not hold (the row lists "
+         "no file for it)", "release-real-export"),
+        ("fixture-unexpected", "a fixture directory entry.json does not list", "runner",
+         [{"op": "write", "file": f"{R}/fixtures/other/case.json", "text": "{}\n"}], ("fixture-unexpected",),
+         "the Runner export's entry with a second directory fixtures/other/ that entry.json does not list",
+         "release-real-export"),
+        ("fixture-file-missing", "a fixture without its case.json", "runner",
+         [{"op": "delete", "file": f"{fixture}/case.json"}], ("fixture-file-missing",),
+         "the fixture vendor-7 without case.json (the row's list agrees with the tree)", "release-real-export"),
+        ("fixture-file-unexpected", "a file in a fixture directory outside the fixture file set", "runner",
+         [{"op": "write", "file": f"{fixture}/notes.txt", "text": "Notes.\n"}], ("fixture-file-unexpected",),
+         "the fixture vendor-7 holding notes.txt, listed in its row (the fixture file set is closed)",
+         "release-real-export"),
+        ("output-malformed", "an output document out of RFC 0018 §10's form", "output",
+         [{"op": "write", "file": f"{O}/output.json", "text": json.dumps(bad_output, indent=2) + "\n"},
+          set_member("output", "/output/digest", sha(stdlib_canon(bad_output)))], ("output-malformed",),
+         "an output entry whose output.json spells outputVersion \"2\", a version RFC 0018 §10 does not define "
+         "(its digests re-pinned)", "release-every-kind"),
+        ("preparation-not-canonical", "a preparation.json that is not in canonical bytes", "runner",
+         [{"op": "pretty", "file": f"{fixture}/preparation.json"}, {"op": "redigest-preparation", "entry": R}],
+         ("preparation-not-canonical",),
+         "the fixture's preparation.json indented and pinned anew (its preparationDigest holds): not dialect §9.5's "
+         "canonical bytes, which needs no reader to see", "release-real-export"),
+        ("binding-required", "an unbound source's fixture without its binding document", "unbound",
+         [{"op": "delete", "file": "entries/acme/tickets/fixtures/open/binding.json"}], ("binding-required",),
+         "the unbound entry's fixture without binding.json, though its dialect has an unbound source", 
+         "release-every-kind"),
+    ]:
+        add(Case(name, title, files, ("entry-file-set",) if "fixture" not in name else ("fixture-file-sets",),
+                 [Release(tree(base, mutations=mutations), v1)], v1, "refuse", codes=codes,
+                 entries=[not_offered({"output": "acme.writeback", "runner": "acme.vendors", "preset":
+                                       "acme.vendors-preset", "unbound": "acme.tickets"}[base],
+                                      "preset" if base == "preset" else "dialect")],
+                 history=NO_RELEASES,
+                 description=f"{how}: the entry is refused and listed, not offered, at every tier (no reader is "
+                             f"needed). The near miss is {near_miss}."))
+
+    # -- selected-file at tier specification (docs/conformance.md, "Points a consumer need not guess") --
+    add(Case("skip-selected-file", "a selected-file fixture: skipped as kind-unread by the specification's reader",
+             ("§7 Before import", "A fixture outside the reader's supported versions or source kinds is reported as "
+              "not recomputable, with the reason, never as a successful replay"), ("kind-unread-skipped",),
+             [Release(selected_file(c), v1)], v1, "pass",
+             entries=[offered("acme.vendors-file", ("vendor-7", "kind-unread"))], history=NO_RELEASES,
+             broader=c.MAY_DECLINE,
+             description="A version-3 entry whose one source is a selected-file of provider local-file (no profile, "
+                         "no acquisition in sources.json): the specification's readers read operation and research "
+                         "(§4), and selected-file is defined and not claimable (dialect §4.2: no vector holds one, "
+                         "its snapshot's form unstated), so the fixture is skipped as kind-unread and the entry "
+                         "offered. At tier none it is skipped as version-unread. A reader that reads selected-file "
+                         "may answer notApplicable.",
+             none={"entries": [offered("acme.vendors-file", ("vendor-7", c.VERSION_UNREAD))]}))
+
+    # -- skips.json's form (this project's stricter rule) --
+    add(Case("skips-malformed", "a skips.json out of its form (this project's rule)",
+             ("§4", "a fixture whose source kind the specification's verifier refuses as kind-unread is held by its "
+              "digests only"), ("skip-acknowledgement",),
+             [Release(tree("http", files={"skips.json": b"{}\n"}), v1)], v1, "refuse", codes=("skips-malformed",),
+             strictness="project",
+             description="This project's stricter rule: skips.json is an array of acknowledgements (docs/skips.md); "
+                         "an object there refuses the catalog's import (entries []). The near miss is "
+                         "skip-acknowledged."))
 
     # -- the binding document's form (§7 "the source classification and binding document checked") --
     unbound = tree("unbound")
