@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
 from .pointers import unescape
 from .refusal import Refusal, Replay, Report, Skip
+from .tree import id_order
 
 _Named = TypeVar("_Named", Skip, Replay)
 
@@ -211,7 +212,7 @@ def withheld_position(name: str, names: Iterable[str]) -> str:
     found without being shown (issue #26 item 3; docs/reports.md); '' for a name the report shows."""
     if _displayable(name) and not flagged_names([name]):
         return ""
-    ordered = sorted(set(names) | {name}, key=lambda n: n.encode("utf-8", "surrogateescape"))
+    ordered = sorted(set(names) | {name}, key=id_order)
     return (f" (its name is withheld: it is the {_ordinal(ordered.index(name) + 1)} of the {len(ordered)} names in "
             "its directory in byte order, as `LC_ALL=C ls -A` lists them)")
 

@@ -27,6 +27,13 @@ _KIND_TEXT = {FILE: "a regular file", DIR: "a directory", SYMLINK: "a symlink", 
               SPECIAL: "a special file (a FIFO, socket or device; in a commit, a submodule)"}
 
 
+def id_order(name: str) -> bytes:
+    """The sort key of RFC 0019's byte order: an id's (or a name's) UTF-8 bytes, a name read from a path that is
+    not UTF-8 keeping its own bytes (surrogateescape). The one spelling of the order (issue #37 item 2): entries,
+    manifest rows, a tree's names, a lock's and a report's ids are all sorted by it."""
+    return name.encode("utf-8", "surrogateescape")
+
+
 def kind_text(kind: str) -> str:
     """A node's kind in words, for a detail: `releases.json is a directory, not a regular file`."""
     return _KIND_TEXT.get(kind, kind)
@@ -139,7 +146,7 @@ class WorkingTree:
                 nodes = [_node(e.name, e.stat(follow_symlinks=False)) for e in it]
         except OSError as exc:
             raise TreeError(f"{path or '.'}: {exc.strerror}") from exc
-        return sorted(nodes, key=lambda n: n.name.encode("utf-8", "surrogateescape"))
+        return sorted(nodes, key=lambda n: id_order(n.name))
 
     def kinds(self, path: str) -> list[tuple[str, str]]:
         """(name, kind) of each entry of a directory, in `list`'s order, kinds as `list` gives them, taken
@@ -150,7 +157,7 @@ class WorkingTree:
                 found = [(e.name, _kind(e)) for e in it]
         except OSError as exc:
             raise TreeError(f"{path or '.'}: {exc.strerror}") from exc
-        return sorted(found, key=lambda pair: pair[0].encode("utf-8", "surrogateescape"))
+        return sorted(found, key=lambda pair: id_order(pair[0]))
 
     def read(self, path: str, limit: int) -> bytes:
         full = _join(self.root, path)
@@ -662,7 +669,7 @@ class ReleaseTree:
         names = self.store.tree(entry[1], path)
         prefix = f"{path.rstrip('/')}/" if path.strip("/") else ""
         nodes = [self.stat(prefix + name) for name in names]
-        return sorted(nodes, key=lambda n: n.name.encode("utf-8", "surrogateescape"))
+        return sorted(nodes, key=lambda n: id_order(n.name))
 
     def object_id(self, path: str) -> str | None:
         """The id of the object at `path` (a tree or a blob), or None when there is none."""

@@ -23,7 +23,7 @@ from ..consumer import shown
 from ..quoting import flagged_values
 from ..refusal import Report
 from ..textsafe import escaped
-from ..tree import TooLarge, Tree, TreeError
+from ..tree import TooLarge, Tree, TreeError, id_order
 
 README_BOUND = docs.README_BOUND
 PARAGRAPH_CHARS = 600
@@ -179,7 +179,7 @@ def card(tree: Tree, row: dict, report: Report, *, whole: bool = False) -> dict:
 def cards(tree: Tree, rows: dict[str, dict], report: Report, *, only: str | None = None) -> list[dict]:
     """Every entry's card in the manifest's order (its ids' byte order), or only the entry `only` with its
     whole README; [] when `only` names no entry of the release."""
-    ids = sorted(rows, key=lambda i: i.encode("utf-8", "surrogateescape"))
+    ids = sorted(rows, key=id_order)
     if only is not None:
         ids = [i for i in ids if i == only]
     return [card(tree, rows[i], report, whole=only is not None) for i in ids]

@@ -17,7 +17,7 @@ from importlib.resources import files
 
 from ..consumer.check import ReleaseCheck
 from ..consumer.lock import Lock
-from ..tree import FILE, TooLarge, Tree, TreeError
+from ..tree import FILE, TooLarge, Tree, TreeError, id_order
 from .card import cards
 from .documents import EntryFile, dialect_view, entry_files
 from .release import checked_release
@@ -132,7 +132,7 @@ def build(location: str, tag: str, *, history: int | None, lock: Lock | None = N
             return Built(result)
         tree = checked.tree
         assert tree is not None
-        ids = sorted(checked.rows, key=lambda i: i.encode("utf-8", "surrogateescape"))
+        ids = sorted(checked.rows, key=id_order)
         whole = [card for entry_id in ids for card in cards(tree, checked.rows, result.report, only=entry_id)]
         held = {card["id"]: entry_files(tree, checked.rows[card["id"]]["path"],
                                         [f["name"] for f in card["fixtures"]]) for card in whole}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..quoting import withheld_position
 from ..refusal import Refusal
-from ..tree import DIR, FILE, Tree
+from ..tree import DIR, FILE, Tree, id_order
 from .directory import entry_id
 
 ENTRIES = "entries"
@@ -38,5 +38,5 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
                                      "remove it" + withheld_position(name.name, [n.name for n in names])))
             else:
                 paths.append(npath)
-    paths.sort(key=lambda p: entry_id(p).encode("utf-8", "surrogateescape"))
+    paths.sort(key=lambda p: id_order(entry_id(p)))
     return paths, stray

@@ -17,7 +17,7 @@ from ..jsonstrict import Number
 from ..pointers import pointer as json_pointer
 from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, path_text, pointer_text, quoted
 from ..refusal import Refusal
-from ..tree import Tree
+from ..tree import Tree, id_order
 from . import documents as docs
 from . import grammar
 from .directory import EntryCheck, entry_path
@@ -276,7 +276,7 @@ def _file_names(names: list) -> str:
 
 def write_manifest(rows: list[dict]) -> bytes:
     """manifest.json's bytes: rows in id byte order, two-space indentation, a final newline."""
-    ordered = sorted(rows, key=lambda r: r["id"].encode("utf-8", "surrogateescape"))
+    ordered = sorted(rows, key=lambda r: id_order(r["id"]))
     return (json.dumps(ordered, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 

@@ -387,12 +387,13 @@ def withdrawn_of(lock, rows: dict) -> list:
     lock's own withdrawn entries, and the lock's imported entries this release withdraws, each (id, where it was
     imported), by id."""
     from ..consumer.lock import Withdrawn
+    from ..tree import id_order
 
     if lock is None:
         return []
     kept = {i: w for i, w in lock.withdrawn.items() if i not in rows}
     kept |= {i: Withdrawn(lock.tag, lock.commit, d) for i, d in lock.entries.items() if i not in rows}
-    return sorted(kept.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape"))
+    return sorted(kept.items(), key=lambda item: id_order(item[0]))
 
 
 def cmd_index(args: argparse.Namespace) -> int:

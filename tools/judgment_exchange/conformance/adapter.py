@@ -31,6 +31,7 @@ from ..consumer import LocationError, Lock, release_check, upgrade_diff
 from ..consumer.check import UNCHECKED, open_location
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Report
+from ..tree import id_order
 
 SPECIFICATION, NONE = "specification", "none"
 TIERS = (SPECIFICATION, NONE)
@@ -157,7 +158,7 @@ def _entries(location: str, commit: str, report: Report) -> list[dict]:
     refused = {r.entry for r in report.refusals}
     skipped = {(s.entry, s.fixture): skip_of(s.reason.split(":", 1)[0]) for s in report.skipped}
     out = []
-    for entry_id in sorted(rows, key=lambda i: i.encode("utf-8", "surrogateescape")):
+    for entry_id in sorted(rows, key=id_order):
         kind = rows[entry_id].get("kind")
         offered = kind == "dialect" and entry_id not in refused
         fixtures = []

@@ -25,7 +25,7 @@ from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
 from ..history.upgrade import changed_without_note
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
-from ..tree import GitTree, TooLarge, TreeError
+from ..tree import GitTree, TooLarge, TreeError, id_order
 from .lock import FULL_COMMIT, Lock, Withdrawn, normal_location, without_credentials
 
 UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
@@ -309,7 +309,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     from ..history.model import CurrentEntry, Facts, HistoricalRow
 
     refusals, rows = [], []
-    for entry_id, was in sorted(held.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")):
+    for entry_id, was in sorted(held.items(), key=lambda item: id_order(item[0])):
         path = f"{entry_path(entry_id)}/entry.json"
         where = f"withdrawn {entry_id}, imported at {was.tag} ({was.commit})"
         try:
@@ -367,7 +367,7 @@ def unnoted_change_refusals(repo, commit: str, lock: Lock,
     tree = GitTree(repo, commit)
     rows = read_manifest(tree).rows
     refusals, notes = [], []
-    for entry_id, locked in sorted(lock.entries.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")):
+    for entry_id, locked in sorted(lock.entries.items(), key=lambda item: id_order(item[0])):
         row = rows.get(entry_id)
         if row is None:
             notes.append(f"{entry_id} is withdrawn from this release; it stays imported at {lock.commit}")

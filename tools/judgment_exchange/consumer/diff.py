@@ -30,7 +30,7 @@ from ..jsonstrict import JsonRefusal, loads
 from ..pointers import pointer as json_pointer
 from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
-from ..tree import DIR, FILE, GitTree, TooLarge, TreeError
+from ..tree import DIR, FILE, GitTree, TooLarge, TreeError, id_order
 from . import shown
 from .check import (LocationError, MAX_HISTORY, gate, hold_withdrawn, lock_refusals, open_location, resolve_tag,
                     unreadable)
@@ -97,11 +97,10 @@ class _Files:
 def _file_changes(old: _Files, new: _Files, old_root: str | None, new_root: str | None) -> dict:
     before = old.walk(old_root) if old_root else {}
     after = new.walk(new_root) if new_root else {}
-    key = lambda p: p.encode("utf-8", "surrogateescape")  # noqa: E731
-    added = [new.describe(p, *after[p]) for p in sorted(set(after) - set(before), key=key)]
-    removed = [old.describe(p, *before[p]) for p in sorted(set(before) - set(after), key=key)]
+    added = [new.describe(p, *after[p]) for p in sorted(set(after) - set(before), key=id_order)]
+    removed = [old.describe(p, *before[p]) for p in sorted(set(before) - set(after), key=id_order)]
     changed = []
-    for p in sorted(set(before) & set(after), key=key):
+    for p in sorted(set(before) & set(after), key=id_order):
         if before[p] != after[p]:
             was, now = old.describe(p, *before[p]), new.describe(p, *after[p])
             changed.append({"path": p, "from": {k: v for k, v in was.items() if k != "path"},
@@ -306,8 +305,6 @@ def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, 
     preparationDigest changed): each by `name` (cleared by render.clear_diff), with its
     preparationDigest, and for a re-recorded one the paths of its files that changed."""
     before, after = _fixture_sides(old, old_root, was), _fixture_sides(new, new_root, now)
-    key = lambda n: n.encode("utf-8", "surrogateescape")  # noqa: E731
-
     def one(name: str, side: dict) -> dict:
         out: dict[str, Any] = {"name": name}
         if side["listed"]:
@@ -315,10 +312,10 @@ def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, 
         return out
 
     rerecorded = []
-    for name in sorted(set(before) & set(after), key=key):
+    for name in sorted(set(before) & set(after), key=id_order):
         a, b = before[name], after[name]
         paths = [a["files"][f][0] if f in a["files"] else b["files"][f][0]
-                 for f in sorted(set(a["files"]) | set(b["files"]), key=key)
+                 for f in sorted(set(a["files"]) | set(b["files"]), key=id_order)
                  if a["files"].get(f, (None, None))[1] != b["files"].get(f, (None, None))[1]]
         digests = (a["preparationDigest"], b["preparationDigest"])
         if not paths and digests[0] == digests[1]:
@@ -328,8 +325,8 @@ def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, 
             item["preparationDigest"] = {"from": shown.digest(digests[0]) if a["listed"] else None,
                                          "to": shown.digest(digests[1]) if b["listed"] else None}
         rerecorded.append(item)
-    return {"added": [one(n, after[n]) for n in sorted(set(after) - set(before), key=key)],
-            "removed": [one(n, before[n]) for n in sorted(set(before) - set(after), key=key)],
+    return {"added": [one(n, after[n]) for n in sorted(set(after) - set(before), key=id_order)],
+            "removed": [one(n, before[n]) for n in sorted(set(before) - set(after), key=id_order)],
             "reRecorded": rerecorded}
 
 
@@ -363,7 +360,7 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
         return {"result": "refused", "refusals": [r.as_json() for r in absent]}
     old_files, new_files = _Files(old), _Files(new)
     changes = []
-    for entry_id in sorted(set(old_rows) | set(new_rows), key=lambda i: i.encode("utf-8", "surrogateescape")):
+    for entry_id in sorted(set(old_rows) | set(new_rows), key=id_order):
         before, after = old_rows.get(entry_id), new_rows.get(entry_id)
         if after is None:
             at = (f"withdrawn, imported at {lock.commit} ({lock.tag})" if lock is not None and entry_id in lock.entries
@@ -402,7 +399,7 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
             change["upgradeNote"] = shown.upgrade_note(now_entry, key)
         changes.append(change)
     for entry_id, was in sorted((lock.withdrawn if lock is not None else {}).items(),
-                                key=lambda item: item[0].encode("utf-8", "surrogateescape")):
+                                key=lambda item: id_order(item[0])):
         if entry_id not in new_rows:  # withdrawn by an earlier release, kept by the lock (issue #34 item 4)
             changes.append({"id": entry_id, "change": "withdrawn", "importedAt": was.as_json(),
                             "note": f"{was.shown()}; kept by the lock until a reviewed --forget"})

@@ -38,7 +38,7 @@ from ..canon import is_digest
 from ..catalog.grammar import ENTRY_ID, release_key
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Refusal
-from ..tree import read_regular
+from ..tree import id_order, read_regular
 
 LOCK_VERSION = 2
 SIGNED_LOCK_VERSION = 3
@@ -75,7 +75,7 @@ class Withdrawn:
 
 
 def _by_id(items: dict) -> dict:
-    return dict(sorted(items.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")))
+    return dict(sorted(items.items(), key=lambda item: id_order(item[0])))
 
 
 @dataclass(frozen=True)

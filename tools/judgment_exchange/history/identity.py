@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..refusal import Refusal
+from ..tree import id_order
 from ..codes.history import ARTIFACT_CONTENT_CHANGED
 from .model import CurrentEntry, Facts, HistoricalRow, Pair
 
@@ -13,7 +14,7 @@ from .model import CurrentEntry, Facts, HistoricalRow, Pair
 def _named(entries: Sequence[CurrentEntry]) -> list[CurrentEntry]:
     return sorted(
         (e for e in entries if e.artifact is not None and e.dialect_digest is not None),
-        key=lambda e: e.id.encode("utf-8", "surrogateescape"),  # an id from a path that is not UTF-8
+        key=lambda e: id_order(e.id),  # an id from a path that is not UTF-8
     )
 
 

@@ -9,6 +9,7 @@ from ..canon import is_digest
 from ..pointers import escape
 from ..catalog.grammar import release_key
 from ..refusal import Refusal
+from ..tree import id_order
 from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
 from .model import CurrentEntry, Facts, HistoricalRow
 
@@ -43,7 +44,7 @@ def unknown_key_refusals_of(current: Sequence[CurrentEntry], facts: Facts, relea
         if is_digest(entry_digest):
             own[entry_id][entry_digest] = tags
     refusals = []
-    for entry in sorted(current, key=lambda e: e.id.encode("utf-8", "surrogateescape")):
+    for entry in sorted(current, key=lambda e: id_order(e.id)):
         for number, key in enumerate(entry.upgrade_keys, 1):
             if (entry.id, key) in released:
                 continue
@@ -104,7 +105,7 @@ def note_warnings(current: Sequence[tuple[CurrentEntry, str | None]], changed: s
     whose entry.json the change alters (`changed`: its repository paths), whose stored digest (beside it
     in `current`) is no longer the latest released entryDigest, and that gives no upgrade note keyed by it."""
     out = []
-    for entry, digest in sorted(current, key=lambda pair: pair[0].id.encode("utf-8", "surrogateescape")):
+    for entry, digest in sorted(current, key=lambda pair: id_order(pair[0].id)):
         path = f"{entry.path}/entry.json"
         if path not in changed or entry.id not in released:
             continue

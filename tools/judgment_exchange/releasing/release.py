@@ -28,7 +28,7 @@ from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRo
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases
 from ..refusal import Report
-from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError, kind_text
+from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError, id_order, kind_text
 from . import signed
 
 ENTRIES = b"entries/"
@@ -206,7 +206,7 @@ def consumers_see(tree: GitTree, last: LedgerRow | None, unnoted: set[str]) -> l
     then = ReleaseTree(tree.store, last.commit, f"{last.tag}@{last.commit[:12]}")
     before, now = _rows_at(then), _rows_at(tree)
     lines = []
-    for entry_id in sorted(before.keys() | now.keys(), key=lambda i: i.encode("utf-8", "surrogateescape")):
+    for entry_id in sorted(before.keys() | now.keys(), key=id_order):
         old, new = before.get(entry_id), now.get(entry_id)
         if old is None:
             lines.append(f"  {entry_id}: added")
@@ -295,7 +295,7 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
         seen = consumers_see(tree, rows[-1] if rows else None, unnoted)
         if seen:
             notes += [f"note: what a consumer locked to {rows[-1].tag} is told of {tag}:", *seen]
-        held = sorted(unnoted - approved, key=lambda i: i.encode("utf-8", "surrogateescape"))
+        held = sorted(unnoted - approved, key=id_order)
         if held:
             first = held[0]
             return Outcome(1, [f"release {tag} refused: {len(held)} released entr{'y' if len(held) == 1 else 'ies'} "

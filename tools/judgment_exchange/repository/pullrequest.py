@@ -10,7 +10,7 @@ from ..catalog import documents as docs
 from ..gitfail import reason
 from ..refusal import Refusal
 from ..history.mainline import LOCAL_MAIN, UPSTREAM_ORDER, ref_name, symbolic_target
-from ..tree import MISSING, GitTree, Tree, TreeError
+from ..tree import MISSING, GitTree, Tree, TreeError, id_order
 # what a pull request changes, by kind of path: an allowlist (issue #24 item 1; zone.py; docs/trust.md)
 from .zone import DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, ACKS, is_gate_file, kind_of  # noqa: F401
 
@@ -107,7 +107,7 @@ def _touched(names: list[str]) -> list[str]:
 
 
 def _sorted(ids) -> list[str]:
-    return sorted(ids, key=lambda i: i.encode("utf-8", "surrogateescape"))
+    return sorted(ids, key=id_order)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from ..refusal import Refusal
-from ..tree import DIR, FILE, TooLarge, Tree, TreeError
+from ..tree import DIR, FILE, TooLarge, Tree, TreeError, id_order
 from ..codes.scan import CODES
 from .files import is_binary, is_script, name_says_code
 from ..codes.shapes import SHAPES
@@ -178,8 +178,7 @@ def _walk(tree: Tree, root: str) -> tuple[list[tuple[str, bool]], list[tuple[str
                 files.append((path, node.executable))
             else:
                 others.append((path, node.kind))
-    key = lambda p: p.encode("utf-8", "surrogateescape")  # noqa: E731
-    return sorted(files, key=lambda item: key(item[0])), sorted(others, key=lambda item: key(item[0]))
+    return sorted(files, key=lambda item: id_order(item[0])), sorted(others, key=lambda item: id_order(item[0]))
 
 
 def _own_names(root: str) -> list[str]:
