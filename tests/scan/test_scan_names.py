@@ -147,8 +147,18 @@ def test_a_manifest_of_digests_and_ids_passes(tmp_path: Path) -> None:
     assert scan_manifest(tree) == []
 
 
-def test_the_repository_manifest_scans_clean() -> None:
+def test_the_repository_manifest_scans_clean(tmp_path: Path) -> None:
+    """This catalog's manifest passes the scan, and a copy of it holding a token does not: the manifest is `[]`
+    until the first entry, so the clean answer alone would pass with the scan switched off (issue #37 item 6)."""
     assert scan_manifest(WorkingTree(str(REPO))) == []
+    rows = json.loads((REPO / "manifest.json").read_bytes())
+    planted = _manifest(tmp_path, rows + [_row("acme." + SLACK)])
+    refusals = scan_manifest(planted)
+    assert [(r.code, r.path, r.entry) for r in refusals] == [
+        ("secret-slack-token", "manifest.json", None),  # the planted row's id
+        ("secret-slack-token", "manifest.json", None),  # the planted row's path
+    ]
+    assert not _quotes(refusals, SLACK)
 
 
 def test_no_manifest_is_no_scan_finding(tmp_path: Path) -> None:
