@@ -11,7 +11,7 @@ PAIR = ("urn:example:a", "1.0.0")
 
 def _entry(entry_id: str, digest: str | None, pair=PAIR, keys=()) -> CurrentEntry:
     publisher, name = entry_id.split(".", 1)
-    return CurrentEntry(entry_id, f"entries/{publisher}/{name}", None, digest, pair, tuple(keys))
+    return CurrentEntry(entry_id, f"entries/{publisher}/{name}", digest, pair, tuple(keys))
 
 
 def test_three_entries_two_digests_refuse_all_three() -> None:

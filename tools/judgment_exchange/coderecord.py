@@ -12,7 +12,6 @@ from dataclasses import dataclass
 # The commands that repair a refusal, named once so the tables and docs spell them alike.
 FIX = "exchange fix"
 MANIFEST = "exchange manifest --write"
-FIXTURE_ADD = "exchange fixture add ENTRY_DIR RUN_EXPORT"
 FIXTURE_REPLACE = "exchange fixture add ENTRY_DIR RUN_EXPORT --name NAME --replace"
 """Re-recording a fixture entry.json already lists (or whose directory exists): the same command with --replace."""
 

@@ -8,7 +8,7 @@ author pasted into a name or value is never echoed into a log, a JSON report or 
 annotation. The scan's own refusals hide a name that holds a credential's shape the same way
 (scan/__init__.py: the nearest clean directory, the name by position and length).
 
-Paths (`safe_path`): a repository path is quoted component by component while each component passes
+Paths (`split_path`, `path_text`): a repository path is quoted component by component while each component passes
 the grammar its position has (the catalog layout below); from the first one that does not, the path
 is cut to its nearest safe parent and the rest is described by length.
 
@@ -28,13 +28,10 @@ its directory (`withheld_position`). A refusal's own fix is cleared as its detai
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import functools
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, TypeVar
 
 from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
@@ -145,11 +142,6 @@ def _split(path: str, flagged: Collection[str], code: str | None = None,
     return path, None
 
 
-def safe_path(path: str, flagged: Collection[str] = frozenset()) -> str:
-    """`path` itself when every component passes its grammar (and the scan), else its nearest safe parent."""
-    return split_path(path, flagged)[0]
-
-
 def path_text(path: str, flagged: Collection[str] = frozenset()) -> str:
     """A path for a detail: the path when safe, else its safe parent and a description of the rest."""
     safe, rest = split_path(path, flagged)
@@ -177,11 +169,6 @@ def display_path(path: str) -> str:
 def _displayable(name: str) -> bool:
     """One name within the display grammar (no `..`)."""
     return _DISPLAY.fullmatch(name) is not None and ".." not in name
-
-
-STRAY_CODES = frozenset({"entry-file-unexpected", "fixture-file-unexpected", "fixture-unexpected",
-                         "catalog-stray-file"})
-"""The refusals of a name the format does not give (catalog/directory.py, gate/pipeline.py): a stray file or folder."""
 
 
 def _by_display(parts: list[str], i: int, code: str | None) -> bool:

@@ -28,7 +28,6 @@ characters and a repository's name 100)."""
 _URI_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~:/]|%[0-9A-Fa-f]{2})*")
 _HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
 _GITHUB = re.compile(r"/(?P<owner>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/(?P<repo>[A-Za-z0-9._-]{1,100}?)(?:\.git)?/?")
-_COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
 class AddressRefused(ValueError):
@@ -111,11 +110,6 @@ def forge(address: str | None) -> GitHub | None:
     if match is None or match["repo"] in (".", ".."):
         return None
     return GitHub(f"https://github.com/{match['owner']}/{match['repo']}")
-
-
-def commit_ok(commit: str) -> bool:
-    """A full commit id (the only form a forge link is built from)."""
-    return _COMMIT.fullmatch(commit) is not None
 
 
 _SCP_LIKE = re.compile(r"[^/]*:")

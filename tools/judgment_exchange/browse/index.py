@@ -93,11 +93,6 @@ def ledger_rows(tree: Tree) -> list[tuple[str, str]]:
     return sorted(out, key=lambda row: release_key(row[0]) or (0, 0, 0), reverse=True)
 
 
-def ledger_date(tree: Tree, tag: str) -> str | None:
-    """The date of `tag`'s row in the checked commit's own ledger (releases.json), None when it has none."""
-    return next((date for row_tag, date in ledger_rows(tree) if row_tag == tag), None)
-
-
 def held_documents(tree: Tree) -> list[tuple[str, str]]:
     """The KNOWN_DOCS the release's commit holds as files."""
     out = []

@@ -24,9 +24,3 @@ PRESET_README_TEXT = "What this preset is for, in the publisher's words."
 # Every marker the gate looks for; a value holding one of these is refused as placeholder-value.
 MARKERS: tuple[str, ...] = (TITLE_SUFFIX, REPLACE_ME, EXAMPLE_PLATFORM, EXAMPLE_OPERATION, EXAMPLE_TOOL,
                             README_TEXT, PRESET_README_TEXT)
-
-# The scaffold's stand-in for a digest it cannot know yet (a fixture's preparationDigest before the
-# fixture is recorded). Not a marker: a digest member holding it is already refused by the digest
-# mismatch the gate reports for that member (preparation-digest-mismatch, dialect-digest-mismatch…),
-# and `exchange fix` replaces it; refusing it twice would only repeat the finding.
-ZERO_DIGEST = "sha256:" + "0" * 64

@@ -18,7 +18,7 @@ def current_entries(checks: list[EntryCheck]) -> list:
         if c.entry is None:
             continue
         upgrade = c.entry.get("upgrade")
-        out.append(CurrentEntry(id=c.id, path=c.path, entry_value=c.entry, dialect_digest=c.dialect_digest,
+        out.append(CurrentEntry(id=c.id, path=c.path, dialect_digest=c.dialect_digest,
                                 artifact=c.artifact,
                                 upgrade_keys=list(upgrade) if isinstance(upgrade, dict) else []))
     return out

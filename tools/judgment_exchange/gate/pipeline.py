@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..quoting import clear_report, withheld_position
+from ..quoting import clear_report
 from ..refusal import Refusal, Report
-from ..tree import DIR, FILE, ReadOnce, Tree, TreeError
+from ..tree import ReadOnce, Tree, TreeError
 from ..scan import scan_entry, scan_manifest
 from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
 from ..catalog.layout import entry_directories

@@ -44,7 +44,6 @@ each by its HEAD symbolic ref (the remote's default branch, as `git clone` or `g
 --auto` records it), else its `main` (CONTRIBUTING.md, "What CI runs")."""
 
 LOCAL_MAIN = "refs/heads/main"
-MAIN_REFS = (*UPSTREAM_ORDER, LOCAL_MAIN, "HEAD")
 
 
 def _commit_of(repo, store: ObjectStore, ref: str) -> str | None:

@@ -25,7 +25,6 @@ class CurrentEntry:
 
     id: str
     path: str
-    entry_value: Any = None
     dialect_digest: str | None = None
     artifact: Pair | None = None
     upgrade_keys: Sequence[str] = ()
@@ -47,7 +46,6 @@ class CurrentEntry:
         return cls(
             id=entry_id if isinstance(entry_id, str) else path.removeprefix("entries/").replace("/", "."),
             path=path,
-            entry_value=value,
             dialect_digest=digest if isinstance(digest, str) else None,
             artifact=pair,
             upgrade_keys=tuple(upgrade) if isinstance(upgrade, dict) else (),
