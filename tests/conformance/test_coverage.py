@@ -53,7 +53,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("retained-withdrawn-fork-identical-content",), REFUSE: ("retained-withdrawn-fork-changed-content",)},
     "the history limit": {PASS: ("history-within-limit", "history-retained-also-held"), REFUSE: ("history-over-limit",)},
     "lower tags against retained state": {PASS: ("upgrade-higher-tag",), REFUSE: ("retained-lower-tag",)},
-    "moved tags against retained state": {PASS: ("retained-same-release",), REFUSE: ("retained-tag-moved",)},
+    "moved tags against retained state": {PASS: ("retained-same-release", "readme-only-change"),
+                                          REFUSE: ("retained-tag-moved", "retained-tag-moved-upgrade")},
     "an annotated tag": {PASS: ("tag-annotated",), REFUSE: ("tag-annotated-to-tree",)},
     "a tag to a tree": {PASS: ("release-real-export",), REFUSE: ("tag-to-tree", "tag-annotated-to-tree")},
     "an entry changed without an upgrade note": {PASS: ("upgrade-higher-tag", "readme-only-change"),
@@ -98,11 +99,16 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                               REFUSE: ("entry-file-unexpected", "entry-file-missing",
                                                        "entry-file-not-regular")},
     "a fixture directory's file set and files": {PASS: ("release-real-export",),
-                                                 REFUSE: ("fixture-directory-missing", "fixture-unexpected",
+                                                 REFUSE: ("fixture-directory-missing", "fixture-listed-missing",
+                                                          "fixture-unexpected",
                                                           "fixture-file-missing", "fixture-file-unexpected",
                                                           "preparation-not-canonical", "binding-required")},
     "an entry member its kind forbids": {PASS: ("preset-form",), REFUSE: ("entry-member-forbidden",)},
     "the output document's form": {PASS: ("release-every-kind",), REFUSE: ("output-malformed",)},
+    "strict JSON and its bounds in every catalog document": {
+        PASS: ("release-every-kind",), REFUSE: ("entry-json-duplicate-member", "entry-json-number-over-bound")},
+    "a README's links (this project's scan)": {PASS: ("readme-link-web",),
+                                               REFUSE: ("readme-link-missing", "readme-link-outside")},
     "the binding document's form": {PASS: ("release-every-kind",), REFUSE: ("binding-document-unknown-member",)},
     "the retained state's manifestDigest": {PASS: ("retained-fork-identical-content",),
                                             REFUSE: ("retained-manifest-digest-wrong",)},
@@ -115,7 +121,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("catalog-entries-readme",), REFUSE: ("catalog-stray-file",)},
     # this project's stricter rules (strictness: project)
     "skips.json acknowledges each skip (docs/skips.md)": {PASS: ("skip-acknowledged",),
-                                                          REFUSE: ("skip-unacknowledged", "skips-malformed")},
+                                                          REFUSE: ("skip-unacknowledged", "skips-malformed",
+                                                                   "skips-not-regular", "skip-acknowledgement-stale")},
     "a changed entry is shown for review (README included)": {PASS: ("readme-only-change", "upgrade-higher-tag"),
                                                               REFUSE: ("changed-without-upgrade-note",)},
     # signed releases, a capability (issue #36 item 6; strictness: project)
@@ -170,5 +177,6 @@ def test_the_project_strictness_cases_are_the_projects_own_rules():
     project = sorted(name for name, case in cases().items() if case["strictness"] == "project")
     signing = sorted(name for name, case in cases().items() if "signing" in case)
     assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged",
-                              "catalog-stray-file", "catalog-entries-readme", "skips-malformed", *signing])
+                              "catalog-stray-file", "catalog-entries-readme", "skips-malformed",
+                              "skips-not-regular", "skip-acknowledgement-stale", *signing])
     assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)

@@ -243,6 +243,12 @@ def duty_cases(c) -> list:
          [{"op": "delete", "file": fixture}], ("entry-file-missing", "manifest-fixtures-mismatch"),
          "the Runner export's entry lists vendor-7, whose fixtures/vendor-7/ the tree does not hold (the row lists "
          "no file for it)", "release-real-export"),
+        ("fixture-listed-missing", "a second listed fixture whose directory is absent", "runner",
+         [set_member("runner", "/fixtures/-", {"name": "vendor-8", "path": "fixtures/vendor-8",
+                                               "preparationDigest": "sha256:" + "5" * 64})],
+         ("fixture-missing", "manifest-fixtures-mismatch"),
+         "the Runner export's entry lists a second fixture, vendor-8, whose fixtures/vendor-8/ the tree does not "
+         "hold (fixtures/vendor-7/ is there)", "release-real-export"),
         ("fixture-unexpected", "a fixture directory entry.json does not list", "runner",
          [{"op": "write", "file": f"{R}/fixtures/other/case.json", "text": "{}\n"}], ("fixture-unexpected",),
          "the Runner export's entry with a second directory fixtures/other/ that entry.json does not list",
@@ -277,6 +283,72 @@ def duty_cases(c) -> list:
                  history=NO_RELEASES,
                  description=f"{how}: the entry is refused and listed, not offered, at every tier (no reader is "
                              f"needed). The near miss is {near_miss}."))
+
+    # -- strict JSON and its bounds, and the README's links (§7 "a failed ... form ... or scan check") --
+    entry_text = tree("output")[f"{O}/entry.json"].decode("utf-8")
+    strict = ("§7 Before import", "A failed digest, form, file-set, bound or scan check refuses the entry before it "
+              "is offered for import")
+    readme = f"{O}/README.md"
+    for name, title, mutation, code, how, near_miss in [
+        ("entry-json-duplicate-member", "an entry.json naming one member twice",
+         {"op": "write", "file": f"{O}/entry.json",
+          "text": entry_text.replace('"entryVersion": 3,', '"entryVersion": 3,\n  "entryVersion": 3,')},
+         "json-malformed", "an output entry's entry.json gives entryVersion twice, with one value (not strict JSON: "
+         "dialect §1's strict reading, which §3 applies to every catalog document)", "release-every-kind"),
+        ("entry-json-number-over-bound", "an entry.json holding a number beyond the JSON bounds",
+         {"op": "write", "file": f"{O}/entry.json",
+          "text": entry_text.replace('"entryVersion": 3,', '"entryVersion": 3' + "0" * 400 + ",")},
+         "json-over-bound", "an output entry's entryVersion is a 401-digit integer, beyond dialect §12's number "
+         "bounds, so the document is refused before its members are read", "release-every-kind"),
+        ("readme-link-missing", "a README linking to a file the entry does not hold",
+         {"op": "write", "file": readme, "text": "# Write-back\n\nSee [the notes](notes.md).\n"},
+         "readme-link-missing", "an output entry's README.md links to notes.md, which the entry does not hold",
+         "readme-link-web"),
+        ("readme-link-outside", "a README linking outside its entry directory",
+         {"op": "write", "file": readme, "text": "# Write-back\n\nSee [another](../../other/README.md).\n"},
+         "readme-link-outside", "an output entry's README.md links to ../../other/README.md, outside its entry "
+         "directory", "readme-link-web"),
+    ]:
+        add(Case(name, title, strict if code.startswith("json") else
+                 ("§7 Before import", "a recognised credential or local path refuses the entry"),
+                 ("entry-members",) if code.startswith("json") else ("scans",),
+                 [Release(tree("output", mutations=[mutation]), v1)], v1, "refuse", codes=(code,),
+                 entries=[not_offered("acme.writeback")], history=NO_RELEASES,
+                 description=f"{how}: the entry is refused and listed, not offered, at every tier. The near miss is "
+                             f"{near_miss}." + ("" if code.startswith("json") else
+                                                " The scan and its code are this project's; only the refusal is "
+                                                "compared.")))
+    add(Case("readme-link-web", "a README linking to a web page (the README links' near miss)",
+             ("§7 Before import", "a recognised credential or local path refuses the entry"), ("scans",),
+             [Release(tree("output", mutations=[{"op": "write", "file": readme,
+                                                 "text": "# Write-back\n\nSee [the gateway](https://example.org/"
+                                                         "gateway).\n"}]), v1)], v1, "pass", entries=[OUTPUT],
+             history=NO_RELEASES,
+             description="An output entry's README.md links to an https page: no local file is named, so the entry "
+                         "passes."))
+
+    # -- skips.json as a directory, and a stale acknowledgement (this project's stricter rules) --
+    add(Case("skips-not-regular", "a skips.json committed as a directory (this project's rule)",
+             ("§4", "a fixture whose source kind the specification's verifier refuses as kind-unread is held by its "
+              "digests only"), ("skip-acknowledgement",),
+             [Release(tree("http", files={"skips.json/rows": b"[]\n"}), v1)], v1, "refuse",
+             codes=("skips-malformed",), strictness="project",
+             description="This project's stricter rule: skips.json, where the catalog holds one, is a regular file; "
+                         "a directory of that name cannot be read as the acknowledgements and refuses the catalog's "
+                         "import (entries []), as one out of its form does. The near miss is skip-acknowledged."))
+    stale = json.dumps([{"entry": "acme.vendors", "fixture": "vendor-7",
+                         "why": "Said to be unread; the reader recomputes it."}], indent=2) + "\n"
+    add(Case("skip-acknowledgement-stale", "skips.json acknowledging a fixture the reader recomputes (this "
+             "project's rule)", ("§4", "the test skips recomputation and says why"), ("skip-acknowledgement",),
+             [Release(tree("runner", files={"skips.json": stale.encode("ascii")}), v1)], v1, "refuse",
+             codes=("skip-acknowledgement-stale",), entries=[not_offered("acme.vendors")], history=NO_RELEASES,
+             strictness="project",
+             description="This project's stricter rule: an acknowledgement in skips.json names a fixture the "
+                         "consumer's reader does not skip, so the acknowledgement is stale and the entry is refused. "
+                         "The reader decides it: at tier none every fixture is skipped, the acknowledgement holds, "
+                         "and the entry is offered with its fixture skipped as version-unread. The near miss is "
+                         "skip-acknowledged.",
+             none={"result": "pass", "codes": (), "entries": [RUNNER_NONE]}))
 
     # -- selected-file at tier specification (docs/conformance.md, "Points a consumer need not guess") --
     add(Case("skip-selected-file", "a selected-file fixture: skipped as kind-unread by the specification's reader",
@@ -376,6 +448,19 @@ def duty_cases(c) -> list:
                          "maxHistoryReleases 1: one earlier release is held, counted once, so the limit is not "
                          "exceeded and the release passes. A consumer counting it twice refuses.",
              none={"entries": [RUNNER_NONE]}))
+
+    # -- the retained tag moved, checked on an upgrade (§7) --
+    retitled = tree("runner", mutations=[set_member("runner", "/title", "Vendors, retitled")])
+    add(Case("retained-tag-moved-upgrade", "the retained tag moved, while a higher tag is checked",
+             ("§7", "A tag that now resolves to a commit different from the one retained for that tag is refused"),
+             ("moved-tag",), [Release(real, v1), Release(readme, "v0.2.0"), Release(retitled, v1)], "v0.2.0",
+             "refuse", codes=("release-tag-moved",), retained=0,
+             description="The consumer retained v0.1.0 at its first commit; v0.2.0 followed, and then v0.1.0 was "
+                         "moved to a third commit (the entry retitled). Checking v0.2.0, a higher tag, the consumer "
+                         "resolves the retained tag too: it now names another commit than the one retained for it, "
+                         "so the import is refused before any file is read, whatever v0.2.0 holds. A consumer that "
+                         "checks only the tag it is asked for passes it. The near miss is readme-only-change (the "
+                         "same upgrade, v0.1.0 unmoved)."))
 
     # -- the retained manifestDigest (§7) --
     named_v1 = tree("named")
