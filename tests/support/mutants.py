@@ -31,6 +31,11 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "upgrade-note-never-missing": ("judgment_exchange.history.upgrade", "changed_without_note",
                                    "return now != released and not (isinstance(notes, dict) and released in notes)",
                                    "return False"),
+    # the pointer-to-span lookup's member name unchecked: the first member of an object is every name's
+    "span-name": ("judgment_exchange.pointers", "_child", "if _key(data, i, end) == step:",
+                  "if _key(data, i, end) is not None:"),
+    # the pointer-to-span lookup's array index unchecked: the first element is every index's
+    "span-index": ("judgment_exchange.pointers", "_child", "if index == want:", "if True:"),
 }
 """name -> (module, function, text in its source, the text put in its place)."""
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from string import punctuation
 
 from .codes import REGISTRY, doc_link
-from .pointers import unescape
+from .pointers import locate, unescape
 from .quoting import entry_id
 from .refusal import Refusal, Report, Skip
 
@@ -80,113 +80,7 @@ def markdown_text(text: str) -> str:
     return "".join(out)
 
 
-# --- line location ------------------------------------------------------------------------------
-
-_WS = b" \t\r\n"
-
-
-def _ws(data: bytes, i: int) -> int:
-    while i < len(data) and data[i] in _WS:
-        i += 1
-    return i
-
-
-def _string_end(data: bytes, i: int) -> int:
-    """The index after the string starting at data[i] == '"'; raises ValueError when unterminated."""
-    i += 1
-    while True:
-        if i >= len(data):
-            raise ValueError("unterminated string")
-        c = data[i]
-        if c == 0x5C:
-            i += 2
-        elif c == 0x22:
-            return i + 1
-        else:
-            i += 1
-
-
-def _value_end(data: bytes, i: int) -> int:
-    """The index after the JSON value starting at i, without recursion (depth is a counter)."""
-    depth = 0
-    while True:
-        i = _ws(data, i)
-        if i >= len(data):
-            raise ValueError("truncated")
-        c = data[i]
-        if c == 0x22:
-            i = _string_end(data, i)
-        elif c in b"[{":
-            depth += 1
-            i += 1
-            continue
-        elif c in b"]}":
-            depth -= 1
-            i += 1
-        elif c in b",:":
-            if depth == 0:
-                return i
-            i += 1
-            continue
-        else:
-            while i < len(data) and data[i] not in b",:]}" and data[i] not in _WS:
-                i += 1
-        if depth <= 0:
-            return i
-
-
-def _key(data: bytes, i: int, end: int) -> str | None:
-    import json
-
-    try:
-        key = json.loads(data[i:end].decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return key if isinstance(key, str) else None
-
-
-def _child(data: bytes, i: int, token: str) -> int | None:
-    """The offset of the member `token` (its key) or element `token` of the container at i, or None."""
-    i = _ws(data, i)
-    if i >= len(data) or data[i] not in b"[{":
-        return None
-    is_object = data[i] == 0x7B
-    if not is_object and not (token.isascii() and token.isdigit() and (token == "0" or token[0] != "0")):
-        return None
-    want = None if is_object else int(token)
-    i, index = i + 1, 0
-    while True:
-        i = _ws(data, i)
-        if i >= len(data) or data[i] in b"]}":
-            return None
-        start = i
-        if is_object:
-            if data[i] != 0x22:
-                return None
-            end = _string_end(data, i)
-            if _key(data, i, end) == token:
-                return start
-            i = _ws(data, end)
-            if i >= len(data) or data[i] != 0x3A:
-                return None
-            i = _value_end(data, i + 1)
-        else:
-            if index == want:
-                return start
-            i = _value_end(data, i)
-            index += 1
-        i = _ws(data, i)
-        if i < len(data) and data[i] == 0x2C:
-            i += 1
-
-
-def _value_start(data: bytes, i: int) -> int:
-    """From a member's key (or an element) at i, the offset of its value."""
-    if data[i] == 0x22:
-        end = _ws(data, _string_end(data, i))
-        if end < len(data) and data[end] == 0x3A:
-            return _ws(data, end + 1)
-    return i
+# --- line location ---------------------------------------------------------------------------------
 
 
 def line_of(data: bytes, pointer: str) -> int | None:
@@ -196,19 +90,10 @@ def line_of(data: bytes, pointer: str) -> int | None:
     if pointer and not pointer.startswith("/"):
         return None
     tokens = [unescape(t) for t in pointer.split("/")[1:]] if pointer else []
-    at = _ws(data, 0)
-    if at >= len(data):
+    found = locate(data, tokens, text_indices=True)  # the one pointer-to-span lookup (pointers.py)
+    if not found:
         return None
-    found = at
-    for token in tokens:
-        try:
-            child = _child(data, at, token)
-            if child is None:
-                break
-            found, at = child, _value_start(data, child)
-        except (ValueError, IndexError):  # bytes that stop being JSON: the nearest ancestor found
-            break
-    return data.count(b"\n", 0, found) + 1
+    return data.count(b"\n", 0, found[-1].at) + 1
 
 
 # --- the report ---------------------------------------------------------------------------------

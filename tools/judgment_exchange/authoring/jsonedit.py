@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jsonstrict import Number
-from ..pointers import escape
+from ..pointers import escape, locate
 
 Pointer = tuple["str | int", ...]
 
@@ -139,31 +139,24 @@ def _describe(pointer: Pointer, depth: int) -> str:
     return "/" + "/".join(steps) if steps else "(the root)"
 
 
-def _locate(scan: _Scanner, start: int, pointer: Pointer) -> tuple[int, int, tuple[int, int]]:
+def _locate(text: str, pointer: Pointer) -> tuple[int, int, tuple[int, int]]:
     """The span of the value the pointer names, and the span of its enclosing container (the whole
-    document for the root)."""
-    s, e = start, scan.value_end(start)
-    parent = (0, len(scan.text))
-    for depth, step in enumerate(pointer):
-        parent = (s, e)
-        c = scan.text[s]
-        found: tuple[int, int] | None = None
-        if c == "{" and isinstance(step, str):
-            for name, vs, ve, _k in scan.members(s):
-                if name == step:
-                    if found is not None:
-                        raise PointerNotFound(f"{_describe(pointer, depth + 1)}: the member name appears twice")
-                    found = (vs, ve)
-        elif c == "[" and isinstance(step, int) and not isinstance(step, bool):
-            for k, vs, ve in scan.elements(s):
-                if k == step:
-                    found = (vs, ve)
-        if found is None:
-            kind = {"{": "an object", "[": "an array"}.get(c, "a scalar")
-            raise PointerNotFound(f"{_describe(pointer, depth + 1)}: no such member "
-                                  f"({_describe(pointer, depth)} is {kind})")
-        s, e = found
-    return s, e, parent
+    document for the root), as offsets into `text` (one well-formed document: a name appears once in an
+    object, jsonstrict having refused a duplicate). The lookup is pointers.locate, the package's one."""
+    data = text.encode("utf-8")
+    found = locate(data, pointer, ends=True)
+    if len(found) < len(pointer) + 1:
+        depth = len(found) - 1
+        kind = {0x7B: "an object", 0x5B: "an array"}.get(data[found[-1].start], "a scalar")
+        raise PointerNotFound(f"{_describe(pointer, depth + 1)}: no such member "
+                              f"({_describe(pointer, depth)} is {kind})")
+
+    def offset(at: int) -> int:  # a byte offset of `data` as an offset of `text`
+        return at if data.isascii() else len(data[:at].decode("utf-8"))
+
+    last = found[-1]
+    parent = (0, len(text)) if len(found) == 1 else (offset(found[-2].start), offset(found[-2].end))
+    return offset(last.start), offset(last.end), parent
 
 
 def _survey(scan: _Scanner, root: int) -> None:
@@ -249,7 +242,7 @@ def replace_member(data: bytes, pointer: Pointer, value: Any) -> bytes:
     PointerNotFound when the pointer names no value."""
     text, scan, root = _document(data)
     try:
-        start, end, (ps, pe) = _locate(scan, root, tuple(pointer))
+        start, end, (ps, pe) = _locate(text, tuple(pointer))
         _survey(scan, root)
     except RecursionError:
         raise JsonEditError("nested too deeply to edit") from None
@@ -274,7 +267,7 @@ def insert_member(data: bytes, pointer: Pointer, name: str, value: Any, after: s
     Raises PointerNotFound when the pointer names no object and JsonEditError when `name` is there."""
     text, scan, root = _document(data)
     try:
-        start, end, _parent = _locate(scan, root, tuple(pointer))
+        start, end, _parent = _locate(text, tuple(pointer))
         _survey(scan, root)
         if text[start] != "{":
             raise PointerNotFound(f"{_describe(tuple(pointer), len(pointer))}: not an object")
