@@ -111,14 +111,13 @@ def git_identity(environ, name: str = "Release Test", email: str = "release-test
 def two_releases(root: Path) -> GitRepo:
     """An empty catalog (manifest [] and ledger []) at `root` with releases v0.1.0 and v0.2.0 made by
     `exchange release` (`git_identity` set first)."""
-    from judgment_exchange.releasing.release import make_release
+    from .simulator import CatalogSimulator
 
-    repo = GitRepo(root)
-    repo.snapshot({"manifest.json": b"[]\n", "releases.json": b"[]\n"})
-    assert make_release(str(repo.path), "v0.1.0").status == 0
-    repo.git("commit", "-q", "--allow-empty", "-m", "work")
-    assert make_release(str(repo.path), "v0.2.0").status == 0
-    return repo
+    catalog = CatalogSimulator(root, files={"releases.json": b"[]\n"})
+    catalog.release_by_command("v0.1.0", message="snapshot")
+    catalog.git("commit", "-q", "--allow-empty", "-m", "work")
+    catalog.release_by_command("v0.2.0", commit=False)
+    return catalog.repo
 
 
 def gate_on(repo: GitRepo, **options):
@@ -132,14 +131,10 @@ def gate_on(repo: GitRepo, **options):
 def runner_releases(tmp_path: Path) -> GitRepo:
     """v0.1.0: the empty manifest; v0.2.0 (an annotated tag): one Runner entry. The repository is
     `tmp_path/repo`, the catalog built in `tmp_path/work`."""
-    from .catalog import CatalogBuilder
+    from .simulator import CatalogSimulator
 
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    work.add_runner_entry()
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0", annotated=True)
-    return repo
+    catalog = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    catalog.release("v0.1.0", message="snapshot")
+    catalog.builder.add_runner_entry()
+    catalog.release("v0.2.0", annotated=True, message="snapshot")
+    return catalog.repo
