@@ -5,6 +5,12 @@ blob the stream leaves out, so a listed file cannot be fetched), `git fast-impor
 every `update-ref` step (`git update-ref`: a lightweight tag to a tree, which fast-import cannot write).
 Each step's object id, and every reference after the rebuild, must be the one cases.json pins; anything
 else is a kit integrity error (KitError), never a consumer's failure.
+
+Before git reads a stream, every command of it is read here (data blocks skipped by their counts): a command
+that names a file outside the repository — `option` (any, git's or another program's), and `feature
+export-marks`, `import-marks`, `import-marks-if-exists`, `relative-marks`, `no-relative-marks` — is a kit
+integrity error (issue #35 item 6), so a hostile kit copy cannot make git write or read a file anywhere the user
+can; no stored stream uses either command.
 """
 
 from __future__ import annotations
@@ -50,8 +56,52 @@ def refs_of(path: Path) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in out.splitlines() if line)
 
 
+FILE_FEATURES = (b"export-marks", b"import-marks", b"import-marks-if-exists", b"relative-marks",
+                 b"no-relative-marks")
+"""The `feature` commands that name, or change how git resolves, a file outside the repository."""
+
+
+def refuse_outside_files(stream: bytes) -> None:
+    """KitError when a command of `stream` names a file outside the repository (`option`, or a `feature` of
+    FILE_FEATURES), or a data block runs past the stream's end. Data blocks are skipped by their byte count (or
+    their delimiter), so their contents are never read as commands."""
+    at, end = 0, len(stream)
+    while at < end:
+        stop = stream.find(b"\n", at)
+        stop = end if stop < 0 else stop
+        line = stream[at:stop]
+        at = stop + 1
+        if line.startswith(b"option ") or line == b"option":
+            raise KitError(f"the stream's command {_shown(line)} names a file outside the repository: a kit copy "
+                           "may not give fast-import an option")
+        if line.startswith(b"feature "):
+            name = line[len(b"feature "):].split(b"=", 1)[0]
+            if name in FILE_FEATURES:
+                raise KitError(f"the stream's command {_shown(line)} names a file outside the repository")
+        if line.startswith(b"data <<"):
+            delimiter = b"\n" + line[len(b"data <<"):] + b"\n"
+            close = stream.find(delimiter, at - 1)
+            if close < 0:
+                raise KitError("the stream's delimited data block has no end")
+            at = close + len(delimiter)
+        elif line.startswith(b"data "):
+            try:
+                count = int(line[len(b"data "):].decode("ascii"))
+            except ValueError as exc:
+                raise KitError(f"the stream's command {_shown(line)} has no byte count") from exc
+            if count < 0 or at + count > end:
+                raise KitError("the stream's data block runs past its end")
+            at += count
+
+
+def _shown(line: bytes) -> str:
+    text = line[:60].decode("utf-8", "replace")
+    return repr(text + ("…" if len(line) > 60 else ""))
+
+
 def rebuild(stream: bytes, steps: list[dict], target: Path) -> dict[str, str]:
     """Make the case's repository at `target` (a directory that does not exist yet); its references."""
+    refuse_outside_files(stream)
     target.mkdir(parents=True)
     git(target, "init", "-q", "--object-format=sha1")
     git(target, "symbolic-ref", "HEAD", "refs/heads/main")
