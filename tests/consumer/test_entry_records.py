@@ -17,6 +17,7 @@ from judgment_exchange.cli import main
 
 from ..support.catalog import CatalogBuilder, pretty
 from ..support.gitrepo import GitRepo, files_of
+from ..support.simulator import CatalogSimulator
 
 WRITEBACK, OTHER = "acme.writeback", "acme.writeback-b"
 MALFORMED = b'[{"id": "acme.writeback",\n'
@@ -32,11 +33,10 @@ def catalog(tmp_path, *ids: str) -> dict[str, bytes]:
 
 def released(tmp_path, *snapshots: dict[str, bytes]) -> str:
     """A repository whose commits are the snapshots, tagged v0.1.0, v0.2.0, ... (tags alone, no ledger)."""
-    repo = GitRepo(tmp_path / "repo")
+    history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
     for number, files in enumerate(snapshots, 1):
-        repo.snapshot(files, f"release {number}")
-        repo.tag(f"v0.{number}.0")
-    return str(repo.path)
+        history.release(f"v0.{number}.0", message=f"release {number}", tree=files)
+    return history.location
 
 
 def check(location: str, tag: str, capsys, fmt: str = "json"):

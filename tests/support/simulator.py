@@ -4,16 +4,18 @@ as python-tuf's RepositorySimulator serves every updater test).
 A `CatalogSimulator` holds two things: a **work** directory, the catalog a maintainer edits (a `CatalogBuilder`'s,
 or a copy of a directory such as docs/demo-catalog), and a **repository** (`GitRepo`) whose history the verbs make:
 
-- `commit(message, files=...)` — main's tree made exactly the work's files (the manifest rewritten from them
-  when a builder holds the work), with `files` laid over them (a path given `None` is left out);
-- `release(tag, annotated=..., files=...)` — a commit, tagged by hand: a release of tags alone, no ledger row;
+- `commit(message, files=..., tree=...)` — main's tree made exactly the work's files (the manifest rewritten from
+  them when a builder holds the work), with `files` laid over them (a path given `None` is left out); or, with
+  `tree`, exactly those files, the work untouched;
+- `release(tag, annotated=..., files=..., tree=...)` — a commit, tagged by hand: a release of tags alone, no
+  ledger row;
 - `release_by_command(tag)` — a commit, then the real `exchange release` (`releasing.release.make_release`): the
   ledger row, the release commit and its annotated tag; the ledger it wrote is copied back into the work
   (git's identity must be set first: `gitrepo.git_identity`);
 - `change(entry_id, **members)` — entry.json's members changed (`None` removes one);
   `write(path, data)`, `edit_json(path, edit)` — any other file of the work changed;
 - `withdraw(entry_id)` — the entry's directory and its manifest row gone from the work;
-- `side_release(tag, start, files=...)` — a commit on a branch off main from `start`, tagged; main checked out again;
+- `side_release(tag, start, tree=...)` — a commit on a branch off main from `start`, tagged; main checked out again;
 - `new_root()` — main renamed away and a new main begun with no parent (a history of its own, as a mirror's fork);
 - `move_tag(tag, target)`, `delete_tag(tag)` — a published tag moved (kept annotated or lightweight) or deleted;
 - `drop_object(rev)` — the loose object a revision names deleted from the object database (a damaged clone).
@@ -140,20 +142,24 @@ class CatalogSimulator:
 
     # --- making history ----------------------------------------------------------------------------------
 
-    def commit(self, message: str = "work", files: dict[str, bytes | None] | None = None) -> str:
-        """main's tree made exactly the work's files with `files` laid over them; the commit's id."""
-        tree = self.files()
+    def commit(self, message: str = "work", files: dict[str, bytes | None] | None = None,
+               tree: dict[str, bytes] | None = None) -> str:
+        """main's tree made exactly the work's files with `files` laid over them (or exactly `tree`); its id."""
+        if tree is not None:
+            assert files is None, "a tree is given whole"
+            return self.repo.snapshot(dict(tree), message)
+        whole = self.files()
         for rel, data in (files or {}).items():
             if data is None:
-                tree.pop(rel, None)
+                whole.pop(rel, None)
             else:
-                tree[rel] = data
-        return self.repo.snapshot(tree, message)
+                whole[rel] = data
+        return self.repo.snapshot(whole, message)
 
     def release(self, tag: str, *, annotated: bool = False, message: str | None = None,
-                files: dict[str, bytes | None] | None = None) -> str:
-        """A release of tags alone: the work committed on main and tagged TAG by hand; the commit's id."""
-        commit = self.commit(message or f"release {tag}", files)
+                files: dict[str, bytes | None] | None = None, tree: dict[str, bytes] | None = None) -> str:
+        """A release of tags alone: the work (or `tree`) committed on main and tagged TAG by hand; the commit's id."""
+        commit = self.commit(message or f"release {tag}", files, tree)
         self.repo.tag(tag, annotated=annotated)
         return commit
 
@@ -173,13 +179,12 @@ class CatalogSimulator:
         self.write("releases.json", (self.repo.path / "releases.json").read_bytes())
         return self.commit_of(tag)
 
-    def side_release(self, tag: str, start: str, *, files: dict[str, bytes] | None = None,
+    def side_release(self, tag: str, start: str, *, tree: dict[str, bytes] | None = None,
                      annotated: bool = True, branch: str | None = None, message: str | None = None) -> str:
-        """A commit on a branch (`side-TAG`) from `start` holding exactly `files` (or the work, when `files` is not
+        """A commit on a branch (`side-TAG`) from `start` holding exactly `tree` (or the work, when `tree` is not
         given), tagged TAG (annotated unless said); main checked out again. The commit's id."""
         self.repo.git("switch", "-q", "-c", branch or f"side-{tag}", start)
-        made = self.repo.snapshot(files, message or f"side release {tag}") if files is not None \
-            else self.commit(message or f"side release {tag}")
+        made = self.commit(message or f"side release {tag}", tree=tree)
         self.repo.tag(tag, annotated=annotated)
         self.repo.git("switch", "-q", "-f", "main")
         return made
