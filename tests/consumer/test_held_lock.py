@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.cli import main
-from judgment_exchange.releasing.release import make_release
 
 from ..support.conformance import KitCatalog
-from ..support.gitrepo import GitRepo, files_of, git_identity
+from ..support.gitrepo import files_of, git_identity
+from ..support.simulator import CatalogSimulator
 from .conftest import sha256
 
 NAMED, COPY = "acme.vendors-named", "acme.vendors-named-copy"
@@ -40,7 +40,8 @@ class Mirror:
 
     def __init__(self, tmp_path: Path) -> None:
         self.tmp = tmp_path
-        self.repo = GitRepo(tmp_path / "repo")
+        self.history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+        self.repo = self.history.repo
         self.lock = tmp_path / "exchange.lock"
         self.release(self._catalog("v1", lambda b: b.add_named_recorded(NAMED)), "v0.1.0")
 
@@ -56,9 +57,8 @@ class Mirror:
         return files_of(builder.root) | {"releases.json": b"[]\n"}
 
     def release(self, files: dict[str, bytes], tag: str) -> None:
-        self.repo.snapshot(files, f"catalog for {tag}")
-        outcome = make_release(self.location, tag)
-        assert outcome.status == 0, outcome.lines
+        self.history.commit(f"catalog for {tag}", tree=files)
+        self.history.release_by_command(tag, commit=False)
 
     def fork(self, *build, edit=None) -> None:
         """v0.2.0 on a new root commit: main renamed away, a fresh main with a ledger of its own, released by
@@ -66,28 +66,22 @@ class Mirror:
         gate counts v0.1.0 as a previous release wherever its commit is, issue #34 item 3) and pushed to the
         mirror; with `edit`, the files edited and tagged by hand, without a ledger (a release the fork's own
         gate would refuse: an upgrade key its history does not hold)."""
-        self.repo.git("branch", "-m", "main", "imported")
-        self.repo.git("checkout", "-q", "--orphan", "main")
+        self.history.new_root("imported")
         files = self._catalog("fork", *build)
         if edit is None:
-            own = GitRepo(self.tmp / "fork-repo")
-            own.snapshot(files, "catalog for v0.2.0")
-            outcome = make_release(str(own.path), "v0.2.0")
-            assert outcome.status == 0, outcome.lines
+            own = CatalogSimulator(self.tmp / "fork-repo", work_path=self.tmp / "fork-repo-work")
+            own.commit("catalog for v0.2.0", tree=files)
+            own.release_by_command("v0.2.0", commit=False)
             self.repo.git("fetch", "-q", "--update-head-ok", str(own.path), "+refs/heads/main:refs/heads/main",
                           "refs/tags/v0.2.0:refs/tags/v0.2.0")
             self.repo.git("reset", "-q", "--hard", "main")
             return
         files = edit(files)
         files.pop("releases.json")
-        self.repo.snapshot(files, "v0.2.0, by hand")
-        self.repo.tag("v0.2.0", annotated=True)
+        self.history.release("v0.2.0", annotated=True, message="v0.2.0, by hand", tree=files)
 
     def blob(self, rev: str) -> bytes:
-        import subprocess
-
-        return subprocess.run(["git", "-C", self.location, "cat-file", "blob", rev], capture_output=True,
-                              check=True).stdout
+        return self.history.blob(rev)
 
     def check(self, capsys, tag: str, *extra: str) -> tuple[int, dict]:
         rc = main(["release-check", self.location, tag, "--lock", str(self.lock), "--format", "json", *extra])
@@ -223,13 +217,11 @@ def test_an_upgrade_key_the_locked_release_does_not_hold_is_refused(mirror, caps
 
 
 def test_the_locked_release_counts_toward_max_history_releases(mirror, capsys):
-    mirror.repo.git("branch", "-m", "main", "imported")
-    mirror.repo.git("checkout", "-q", "--orphan", "main")
+    mirror.history.new_root("imported")
     files = mirror._catalog("fork", lambda b: b.add_named_recorded(NAMED))
     files.pop("releases.json")  # tags alone on the fork: v0.1.5, then v0.2.0
     for tag, readme in (("v0.1.5", b"# Fork\n"), ("v0.2.0", b"# Fork, again\n")):
-        mirror.repo.snapshot(files | {"README.md": readme}, tag)
-        mirror.repo.tag(tag)
+        mirror.history.release(tag, message=tag, tree=files | {"README.md": readme})
     rc, report = mirror.check(capsys, "v0.2.0", "--history", "1")  # v0.1.5 and the locked v0.1.0: two
     assert rc == 1 and codes(report) == ["artifact-history-invalid"]
     assert "2 previous releases, over the stated limit of 1" in report["refusals"][0]["detail"]
@@ -238,13 +230,13 @@ def test_the_locked_release_counts_toward_max_history_releases(mirror, capsys):
 
 
 def test_a_descending_upgrade_reads_the_locked_release_once_without_a_note(tmp_path, capsys):
-    repo = GitRepo(tmp_path / "repo")  # tags alone, no ledger: the history is the tags on v0.2.0's first parents
+    # tags alone, no ledger: the history is the tags on v0.2.0's first parents
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
     for tag, changed in (("v0.1.0", False), ("v0.2.0", True)):
         builder = KitCatalog(tmp_path / tag)
         builder.add_named_recorded(NAMED, changed=changed)
         builder.write_manifest()
-        repo.snapshot(files_of(builder.root), tag)
-        repo.tag(tag)
+        repo.release(tag, message=tag, tree=files_of(builder.root))
     lock = tmp_path / "exchange.lock"
     assert main(["release-check", str(repo.path), "v0.1.0", "--lock", str(lock)]) == 0
     capsys.readouterr()

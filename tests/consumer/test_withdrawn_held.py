@@ -17,7 +17,6 @@ come from hashlib over the bytes `git cat-file` gives, never from the package.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,8 @@ import pytest
 from judgment_exchange.cli import main
 
 from ..support.conformance import KitCatalog
-from ..support.gitrepo import GitRepo, files_of
+from ..support.gitrepo import files_of
+from ..support.simulator import CatalogSimulator
 from .conftest import sha256
 
 NAMED, COPY, OTHER = "acme.vendors-named", "acme.vendors-named-copy", "acme.writeback"
@@ -35,15 +35,26 @@ class Catalog:
     """v0.1.0 (X = NAMED, and OTHER), imported under a lock; v0.2.0 on main withdraws X, and the lock is updated."""
 
     def __init__(self, tmp_path: Path, capsys) -> None:
-        self.tmp, self.capsys = tmp_path, capsys
-        self.repo = GitRepo(tmp_path / "repo")
-        self.lock = tmp_path / "exchange.lock"
+        self._open(tmp_path, capsys, tmp_path / "exchange.lock")
         self.publish("v0.1.0", lambda b: b.add_named_recorded(NAMED))
         assert self.check("v0.1.0")[0] == 0
         self.publish("v0.2.0")
         rc, report = self.check("v0.2.0", "--update")
         assert rc == 0 and report["lock"]["action"] == "updated", report
         self.imported = self.repo.rev("v0.1.0^{commit}")
+
+    def _open(self, tmp_path: Path, capsys, lock: Path) -> None:
+        """The history simulator's repository (tests/support/simulator.py), no release yet."""
+        self.tmp, self.capsys, self.lock = tmp_path, capsys, lock
+        self.history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+        self.repo = self.history.repo
+
+    @classmethod
+    def unreleased(cls, tmp_path: Path, capsys, lock: Path) -> "Catalog":
+        """The catalog before any release and any import."""
+        out = cls.__new__(cls)
+        out._open(tmp_path, capsys, lock)
+        return out
 
     @property
     def location(self) -> str:
@@ -58,13 +69,11 @@ class Catalog:
         return files_of(builder.root) | ({"README.md": readme} if readme else {})
 
     def publish(self, tag: str, *build, readme: bytes | None = None) -> None:
-        self.repo.snapshot(self.files(tag, *build, readme=readme), tag)
-        self.repo.tag(tag, annotated=True)
+        self.history.release(tag, annotated=True, message=tag, tree=self.files(tag, *build, readme=readme))
 
     def fork(self, tag: str, *build) -> None:
         """`tag` on a new root commit, tagged by hand: a history of its own, pushed to the mirror."""
-        self.repo.git("branch", "-m", "main", f"before-{tag}")
-        self.repo.git("checkout", "-q", "--orphan", "main")
+        self.history.new_root(f"before-{tag}")
         self.publish(tag, *build)
 
     def check(self, tag: str, *extra: str) -> tuple[int, dict]:
@@ -72,8 +81,7 @@ class Catalog:
         return rc, json.loads(self.capsys.readouterr().out)
 
     def blob(self, rev: str) -> bytes:
-        return subprocess.run(["git", "-C", self.location, "cat-file", "blob", rev], capture_output=True,
-                              check=True).stdout
+        return self.history.blob(rev)
 
     def named_digest(self) -> str:
         return sha256(self.blob(f"{self.imported}:entries/acme/vendors-named/entry.json"))
@@ -160,8 +168,7 @@ def test_upgrade_diff_and_show_from_the_lock_hold_the_withdrawn_pair(catalog):
 
 
 def test_an_entry_withdrawn_by_this_update_is_shown_withdrawn_at_the_locked_commit(tmp_path, capsys):
-    cat = Catalog.__new__(Catalog)
-    cat.tmp, cat.capsys, cat.repo, cat.lock = tmp_path, capsys, GitRepo(tmp_path / "repo"), tmp_path / "l.lock"
+    cat = Catalog.unreleased(tmp_path, capsys, tmp_path / "l.lock")
     cat.publish("v0.1.0", lambda b: b.add_named_recorded(NAMED))
     assert cat.check("v0.1.0")[0] == 0
     cat.publish("v0.2.0")
