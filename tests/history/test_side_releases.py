@@ -19,7 +19,8 @@ from judgment_exchange.consumer import release_check
 from judgment_exchange.history import CurrentEntry, check_history
 from judgment_exchange.releasing.published import verify_pushed_tag
 
-from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
+from ..support.gitrepo import GitRepo, gate_on, git_identity
+from ..support.simulator import CatalogSimulator, empty_released_twice
 from .history_cases import _release_files, entry_dir
 
 PAIR = ("urn:example:side-pack", "1.0.0")
@@ -38,14 +39,11 @@ def _entry(entry_id: str, digest: str, pair: tuple[str, str] = PAIR) -> dict:
             "artifact": {"id": pair[0], "version": pair[1]}}
 
 
-def _side_release(repo: GitRepo, start: str, tag: str, entries: dict[str, dict]) -> str:
+def _side_release(history: CatalogSimulator, start: str, tag: str, entries: dict[str, dict]) -> str:
     """A commit on a branch `side` from `start` holding exactly `entries` and their manifest, tagged TAG (a
     release tag off main); main checked out again. The entries' entryDigests, by id."""
-    repo.git("switch", "-q", "-c", f"side-{tag}", start)
     files, digests = _release_files({"entries": entries})
-    repo.snapshot(files, f"side release {tag}")
-    repo.tag(tag, annotated=True)
-    repo.git("switch", "-q", "-f", "main")
+    history.side_release(tag, start, tree=files)
     return digests
 
 
@@ -62,9 +60,9 @@ def _codes(result) -> list[str]:
 def side(tmp_path: Path) -> tuple[GitRepo, dict[str, str]]:
     """v0.1.0 and v0.2.0 on main (`exchange release`, with the ledger); v0.1.5 on a side branch from v0.1.0,
     publishing acme.side under PAIR with SIDE_DIGEST."""
-    repo = two_releases(tmp_path / "catalog")
-    digests = _side_release(repo, "v0.1.0^{commit}", "v0.1.5", {"acme.side": _entry("acme.side", SIDE_DIGEST)})
-    return repo, digests
+    history = empty_released_twice(tmp_path / "catalog")
+    digests = _side_release(history, "v0.1.0^{commit}", "v0.1.5", {"acme.side": _entry("acme.side", SIDE_DIGEST)})
+    return history.repo, digests
 
 
 def test_the_side_branch_pair_with_changed_content_is_refused(side) -> None:
@@ -118,31 +116,25 @@ def _unreplayed(refusals) -> list[str]:
     return sorted(r.code for r in refusals if r.code != "preparation-differs")
 
 
-def _named_releases(tmp_path: Path) -> tuple[GitRepo, dict]:
+def _named_releases(tmp_path: Path) -> tuple[CatalogSimulator, dict]:
     """v0.1.0: the empty manifest; v0.2.0: one entry in a named format with its artifact pair (no ledger: main's
-    tags are its releases). The repository and v0.2.0's entry.json value."""
-    from ..support.catalog import CatalogBuilder
-    from ..support.gitrepo import files_of
-
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    work.add_named_entry("acme.vendors")
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0", annotated=True)
-    return repo, json.loads(repo.git("show", "v0.2.0:entries/acme/vendors/entry.json"))
+    tags are its releases). The history and v0.2.0's entry.json value."""
+    history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    history.release("v0.1.0", message="snapshot")
+    history.builder.add_named_entry("acme.vendors")
+    history.release("v0.2.0", annotated=True, message="snapshot")
+    return history, json.loads(history.git("show", "v0.2.0:entries/acme/vendors/entry.json"))
 
 
 @pytest.fixture
 def runner_side(tmp_path: Path) -> tuple[GitRepo, dict]:
     """_named_releases and a side branch from v0.1.0 whose tag v0.1.5 publishes v0.2.0's entry's artifact pair
     under another dialect digest."""
-    repo, entry = _named_releases(tmp_path)
+    history, entry = _named_releases(tmp_path)
     pair = (entry["artifact"]["id"], entry["artifact"]["version"])
-    _side_release(repo, "v0.1.0^{commit}", "v0.1.5", {"acme.vendors": _entry("acme.vendors", OTHER_DIGEST, pair)})
-    return repo, entry
+    _side_release(history, "v0.1.0^{commit}", "v0.1.5",
+                  {"acme.vendors": _entry("acme.vendors", OTHER_DIGEST, pair)})
+    return history.repo, entry
 
 
 def test_the_gate_refuses_main_publishing_other_content_under_a_side_releases_pair(runner_side, capsys) -> None:
@@ -178,11 +170,10 @@ def test_near_miss_a_side_release_of_the_same_content_passes_the_gate(tmp_path: 
 
 
 def test_a_side_branch_tag_above_the_release_is_harmless_to_a_check_of_that_release(tmp_path: Path, capsys) -> None:
-    repo = two_releases(tmp_path / "catalog")
-    repo.git("switch", "-q", "-c", "side", "v0.2.0^{commit}")
-    repo.snapshot({"manifest.json": b"not json", "releases.json": b"[]\n"}, "side work")
-    repo.tag("v0.3.0")
-    repo.git("switch", "-q", "-f", "main")
+    history = empty_released_twice(tmp_path / "catalog")
+    history.side_release("v0.3.0", "v0.2.0^{commit}", branch="side", message="side work", annotated=False,
+                         tree={"manifest.json": b"not json", "releases.json": b"[]\n"})
+    repo = history.repo
     result = release_check(str(repo.path), "v0.2.0")
     assert ([r.code for r in result.report.refusals], result.report.history) == ([], "checked")
     report = gate_on(repo, release_tag="v0.2.0")
@@ -206,21 +197,20 @@ def _release_over_a_side_tag(tmp_path: Path, changed: bool):
     from ..support.conformance import KitCatalog
     from ..support.gitrepo import files_of
 
-    repo = GitRepo(tmp_path / "repo")
-    repo.snapshot(files_of(KitCatalog(tmp_path / "empty").root) | {"releases.json": b"[]\n"}, "the catalog")
-    assert make_release(str(repo.path), "v0.1.0").status == 0
+    history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+    history.commit("the catalog", tree=files_of(KitCatalog(tmp_path / "empty").root) | {"releases.json": b"[]\n"})
+    history.release_by_command("v0.1.0", commit=False)
+    ledger = (history.path / "releases.json").read_bytes()  # v0.1.0's release commit's ledger
     side = KitCatalog(tmp_path / "side")
     side.add_named_recorded("acme.vendors-named", changed=changed)
     side.write_manifest()
-    repo.git("switch", "-q", "-c", "side", "v0.1.0^{commit}")
-    repo.snapshot(files_of(side.root) | {"releases.json": (repo.path / "releases.json").read_bytes()}, "side")
-    repo.tag("v0.1.5", annotated=True)
-    repo.git("switch", "-q", "-f", "main")
+    history.side_release("v0.1.5", "v0.1.0^{commit}", branch="side", message="side",
+                         tree=files_of(side.root) | {"releases.json": ledger})
     built = KitCatalog(tmp_path / "main")
     built.add_named_recorded("acme.vendors-named")
     built.write_manifest()
-    repo.snapshot(files_of(built.root) | {"releases.json": (repo.path / "releases.json").read_bytes()}, "add it")
-    return make_release(str(repo.path), "v0.2.0")
+    history.commit("add it", tree=files_of(built.root) | {"releases.json": ledger})
+    return make_release(history.location, "v0.2.0")  # the command under test, its outcome as it is
 
 
 def test_exchange_release_refuses_other_content_under_a_side_releases_pair(tmp_path: Path) -> None:

@@ -111,13 +111,9 @@ def git_identity(environ, name: str = "Release Test", email: str = "release-test
 def two_releases(root: Path) -> GitRepo:
     """An empty catalog (manifest [] and ledger []) at `root` with releases v0.1.0 and v0.2.0 made by
     `exchange release` (`git_identity` set first)."""
-    from .simulator import CatalogSimulator
+    from .simulator import empty_released_twice
 
-    catalog = CatalogSimulator(root, files={"releases.json": b"[]\n"})
-    catalog.release_by_command("v0.1.0", message="snapshot")
-    catalog.git("commit", "-q", "--allow-empty", "-m", "work")
-    catalog.release_by_command("v0.2.0", commit=False)
-    return catalog.repo
+    return empty_released_twice(root).repo
 
 
 def gate_on(repo: GitRepo, **options):
@@ -131,10 +127,6 @@ def gate_on(repo: GitRepo, **options):
 def runner_releases(tmp_path: Path) -> GitRepo:
     """v0.1.0: the empty manifest; v0.2.0 (an annotated tag): one Runner entry. The repository is
     `tmp_path/repo`, the catalog built in `tmp_path/work`."""
-    from .simulator import CatalogSimulator
+    from .simulator import runner_released
 
-    catalog = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
-    catalog.release("v0.1.0", message="snapshot")
-    catalog.builder.add_runner_entry()
-    catalog.release("v0.2.0", annotated=True, message="snapshot")
-    return catalog.repo
+    return runner_released(tmp_path).repo

@@ -213,3 +213,26 @@ class CatalogSimulator:
         assert loose.is_file(), f"{rev} ({oid}) is not a loose object"
         loose.unlink()
         return oid
+
+
+# --- the histories several test files share ----------------------------------------------------------------------
+
+
+def empty_released_twice(root: Path) -> CatalogSimulator:
+    """An empty catalog (manifest [] and ledger []) at `root` with releases v0.1.0 and v0.2.0 made by
+    `exchange release` (`gitrepo.git_identity` set first), an empty commit between them."""
+    catalog = CatalogSimulator(root, files={"releases.json": b"[]\n"})
+    catalog.release_by_command("v0.1.0", message="snapshot")
+    catalog.git("commit", "-q", "--allow-empty", "-m", "work")
+    catalog.release_by_command("v0.2.0", commit=False)
+    return catalog
+
+
+def runner_released(tmp_path: Path) -> CatalogSimulator:
+    """Tags alone: v0.1.0 the empty manifest; v0.2.0 (an annotated tag) one Runner entry. The repository is
+    `tmp_path/repo`, the work `tmp_path/work`."""
+    catalog = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    catalog.release("v0.1.0", message="snapshot")
+    catalog.builder.add_runner_entry()
+    catalog.release("v0.2.0", annotated=True, message="snapshot")
+    return catalog
