@@ -25,7 +25,8 @@ from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check
 from judgment_exchange.releasing.release import make_release
 
-from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
+from ..support.gitrepo import GitRepo, gate_on, git_identity
+from ..support.simulator import CatalogSimulator, empty_released_twice
 
 WORKFLOW = Path(__file__).resolve().parents[2] / ".github" / "workflows" / "release.yml"
 
@@ -36,8 +37,8 @@ def identity(monkeypatch) -> None:
 
 
 @pytest.fixture
-def catalog(tmp_path: Path) -> GitRepo:
-    return two_releases(tmp_path / "catalog")
+def catalog(tmp_path: Path) -> CatalogSimulator:
+    return empty_released_twice(tmp_path / "catalog")
 
 
 def test_gate_passes_a_catalog_released_by_the_command(catalog) -> None:
@@ -46,7 +47,7 @@ def test_gate_passes_a_catalog_released_by_the_command(catalog) -> None:
 
 
 def test_deleted_release_tag_fails_the_gate_not_no_releases(catalog) -> None:
-    catalog.git("tag", "-d", "v0.1.0")
+    catalog.delete_tag("v0.1.0")
     report = gate_on(catalog)
     assert ([r.code for r in report.refusals], report.history) == (["release-tag-missing"], "checked")
 
@@ -71,7 +72,7 @@ def test_amended_earlier_release_with_force_moved_tag_fails_a_consumers_release_
     first = catalog.rev("v0.1.0^{commit}")
     tree = catalog.rev(f"{first}^{{tree}}")
     amended = catalog.git("commit-tree", tree, "-p", f"{first}~1", "-m", "Release v0.1.0 (amended)")
-    catalog.git("tag", "-f", "v0.1.0", amended)
+    catalog.move_tag("v0.1.0", amended, annotated=False)
     result = release_check(str(catalog.path), "v0.2.0")
     assert [r.code for r in result.report.refusals] == ["release-tag-mismatch"]
     assert release_check(str(catalog.path), "v0.1.0").report.refusals == []  # no earlier release to hold
@@ -125,7 +126,7 @@ def test_release_workflow_admits_a_release_made_by_the_command(catalog, tmp_path
 
 
 def test_release_workflow_refuses_a_re_pushed_moved_tag(catalog, tmp_path: Path) -> None:
-    catalog.git("tag", "-f", "-a", "-m", "moved", "v0.1.0", "v0.2.0^{commit}")
+    catalog.move_tag("v0.1.0", "v0.2.0^{commit}", annotated=True, message="moved")
     status, out, _ = _workflow(catalog, "v0.1.0", tmp_path)
     assert status == 1 and "existed before" in out
 
@@ -149,11 +150,8 @@ def test_the_actions_own_tag_check_admits_a_release_and_refuses_a_tag_not_on_mai
     action's, git alone and before the gate is installed, is what holds the tag to main."""
     status, out, _ = _workflow(catalog, "v0.2.0", tmp_path / "admitted", (ACTION_CHECK,))
     assert (status, "::error" in out) == (0, False), out
-    catalog.git("switch", "-q", "-c", "side")
-    catalog.git("commit", "-q", "--allow-empty", "-m", "side work")
-    catalog.git("tag", "v0.4.0")
-    catalog.git("tag", "v0.04.0")
-    catalog.git("switch", "-q", "main")
+    catalog.side_release("v0.4.0", "HEAD", branch="side", message="side work", annotated=False)  # main's tree
+    catalog.tag("v0.04.0", "v0.4.0")
     status, out, _ = _workflow(catalog, "v0.4.0", tmp_path / "side", (ACTION_CHECK,))
     assert status == 1 and "not on main's first-parent history" in out
     status, out, _ = _workflow(catalog, "v0.04.0", tmp_path / "grammar", (ACTION_CHECK,))
@@ -185,7 +183,7 @@ def test_release_workflow_refuses_a_tag_below_an_existing_release(catalog, tmp_p
 
 
 def test_release_workflow_refuses_a_tag_below_an_existing_tag_on_main(catalog, tmp_path: Path) -> None:
-    catalog.git("tag", "v0.9.0", "v0.2.0^{commit}~1")  # an unrecorded tag on main (the gate refuses it too)
+    catalog.tag("v0.9.0", "v0.2.0^{commit}~1")  # an unrecorded tag on main (the gate refuses it too)
     _hand_release(catalog, "v0.3.0")
     status, out, _ = _workflow(catalog, "v0.3.0", tmp_path)
     assert status == 1 and "not above the existing release tags on main v0.9.0" in out

@@ -15,7 +15,8 @@ from judgment_exchange.consumer import release_check
 from judgment_exchange.history import check_history
 from judgment_exchange.releasing.release import make_release
 
-from ..support.gitrepo import GitRepo, gate_on, git_identity, two_releases
+from ..support.gitrepo import gate_on, git_identity
+from ..support.simulator import CatalogSimulator, empty_released_twice
 
 
 @pytest.fixture(autouse=True)
@@ -24,16 +25,16 @@ def identity(monkeypatch) -> None:
 
 
 @pytest.fixture
-def catalog(tmp_path: Path) -> GitRepo:
-    return two_releases(tmp_path / "catalog")
+def catalog(tmp_path: Path) -> CatalogSimulator:
+    return empty_released_twice(tmp_path / "catalog")
 
 
 def _notes_naming(notes: list[str], tag: str) -> list[str]:
     return [n for n in notes if f"tag {tag} " in n]
 
 
-def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: GitRepo, capsys) -> None:
-    catalog.git("tag", "v0.3.0", "v0.2.0^{commit}")  # unrecorded, on v0.2.0's own commit
+def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: CatalogSimulator, capsys) -> None:
+    catalog.tag("v0.3.0", "v0.2.0^{commit}")  # unrecorded, on v0.2.0's own commit
     # a consumer's check of the recorded release passes, and says which tag it ignored
     result = release_check(str(catalog.path), "v0.2.0")
     assert ([r.code for r in result.report.refusals], result.report.history) == ([], "checked")
@@ -51,16 +52,16 @@ def test_attack_stray_higher_tag_blocks_rechecking_older_releases(catalog: GitRe
     assert release_check(str(catalog.path), "v0.1.0").report.refusals == []
 
 
-def test_near_miss_the_stray_tag_still_fails_a_check_of_main_without_a_release_tag(catalog: GitRepo) -> None:
-    catalog.git("tag", "v0.3.0", "v0.2.0^{commit}")
+def test_near_miss_the_stray_tag_still_fails_a_check_of_main_without_a_release_tag(catalog: CatalogSimulator) -> None:
+    catalog.tag("v0.3.0", "v0.2.0^{commit}")
     report = gate_on(catalog)
     assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
     assert "v0.3.0" in report.refusals[0].detail
     assert exchange(["check", "--catalog", str(catalog.path)]) == 1
 
 
-def test_near_miss_a_stray_tag_below_the_release_is_still_refused(catalog: GitRepo) -> None:
-    catalog.git("tag", "v0.1.5", "v0.2.0^{commit}~1")  # on main, between v0.1.0 and v0.2.0
+def test_near_miss_a_stray_tag_below_the_release_is_still_refused(catalog: CatalogSimulator) -> None:
+    catalog.tag("v0.1.5", "v0.2.0^{commit}~1")  # on main, between v0.1.0 and v0.2.0
     result = release_check(str(catalog.path), "v0.2.0")
     assert [r.code for r in result.report.refusals] == ["release-tag-unrecorded"]
     assert "v0.1.5" in result.report.refusals[0].detail
@@ -68,8 +69,8 @@ def test_near_miss_a_stray_tag_below_the_release_is_still_refused(catalog: GitRe
     assert [r.code for r in report.refusals] == ["release-tag-unrecorded"]
 
 
-def test_near_miss_a_stray_tag_below_on_the_release_commit_itself_is_refused(catalog: GitRepo) -> None:
-    catalog.git("tag", "v0.1.5", "v0.2.0^{commit}")
+def test_near_miss_a_stray_tag_below_on_the_release_commit_itself_is_refused(catalog: CatalogSimulator) -> None:
+    catalog.tag("v0.1.5", "v0.2.0^{commit}")
     result = release_check(str(catalog.path), "v0.2.0")
     assert [r.code for r in result.report.refusals] == ["release-tag-unrecorded"]
 
@@ -77,7 +78,7 @@ def test_near_miss_a_stray_tag_below_on_the_release_commit_itself_is_refused(cat
 def test_a_stray_tag_above_the_release_being_made_is_out_of_its_check_but_release_refuses_it(catalog) -> None:
     """The gate for v0.3.0 leaves v0.9.0 out of scope; `exchange release` keeps the producer's rule the
     release workflow holds (a release is above every release tag on main) and names the tag."""
-    catalog.git("tag", "v0.9.0", "v0.2.0^{commit}")
+    catalog.tag("v0.9.0", "v0.2.0^{commit}")
     result = check_history(str(catalog.path), [], release_tag="v0.3.0")
     assert (result.refusals, result.releases) == ([], ["v0.1.0", "v0.2.0"])
     assert len(_notes_naming(result.notes, "v0.9.0")) == 1, result.notes
@@ -87,15 +88,12 @@ def test_a_stray_tag_above_the_release_being_made_is_out_of_its_check_but_releas
     made = make_release(str(catalog.path), "v0.3.0")
     assert made.status == 1 and "v0.9.0" in made.lines[0] and "git tag -d v0.9.0" in made.lines[0], made.lines
     assert catalog.rev("HEAD") == before and "v0.3.0" not in catalog.git("tag", "--list").split()
-    catalog.git("tag", "-d", "v0.9.0")  # the fix the refusal names
+    catalog.delete_tag("v0.9.0")  # the fix the refusal names
     assert make_release(str(catalog.path), "v0.3.0").status == 0
 
 
-def test_a_higher_tag_off_main_is_ignored_without_a_refusal(catalog: GitRepo) -> None:
-    catalog.git("switch", "-q", "-c", "side")
-    catalog.git("commit", "-q", "--allow-empty", "-m", "side work")
-    catalog.git("tag", "v0.3.0")
-    catalog.git("switch", "-q", "main")
+def test_a_higher_tag_off_main_is_ignored_without_a_refusal(catalog: CatalogSimulator) -> None:
+    catalog.side_release("v0.3.0", "HEAD", branch="side", message="side work", annotated=False)  # main's tree
     assert release_check(str(catalog.path), "v0.2.0").report.refusals == []
     assert gate_on(catalog, release_tag="v0.2.0").refusals == []
     assert gate_on(catalog).refusals == []  # off main: noted, never refused (as before)
@@ -105,18 +103,16 @@ def test_a_higher_tag_off_main_is_ignored_without_a_refusal(catalog: GitRepo) ->
 
 
 @pytest.fixture
-def ledgerless(tmp_path: Path) -> GitRepo:
+def ledgerless(tmp_path: Path) -> CatalogSimulator:
     """Another RFC 0019 catalog, with no releases.json: v0.1.0 and v0.2.0 are tags on main."""
-    repo = GitRepo(tmp_path / "plain")
-    repo.snapshot({"manifest.json": b"[]\n"}, "one")
-    repo.tag("v0.1.0", annotated=True)
-    repo.snapshot({"manifest.json": b"[ ]\n"}, "two")
-    repo.tag("v0.2.0", annotated=True)
-    return repo
+    history = CatalogSimulator(tmp_path / "plain")
+    history.release("v0.1.0", annotated=True, message="one", tree={"manifest.json": b"[]\n"})
+    history.release("v0.2.0", annotated=True, message="two", tree={"manifest.json": b"[ ]\n"})
+    return history
 
 
 def test_without_a_ledger_a_higher_tag_on_the_release_commit_is_out_of_scope_and_noted(ledgerless) -> None:
-    ledgerless.git("tag", "v0.3.0", "v0.2.0^{commit}")
+    ledgerless.tag("v0.3.0", "v0.2.0^{commit}")
     result = release_check(str(ledgerless.path), "v0.2.0")
     assert ([r.code for r in result.report.refusals], result.report.history) == ([], "checked")
     assert len(_notes_naming(result.report.notes, "v0.3.0")) == 1, result.report.notes

@@ -17,7 +17,8 @@ or a copy of a directory such as docs/demo-catalog), and a **repository** (`GitR
 - `withdraw(entry_id)` — the entry's directory and its manifest row gone from the work;
 - `side_release(tag, start, tree=...)` — a commit on a branch off main from `start`, tagged; main checked out again;
 - `new_root()` — main renamed away and a new main begun with no parent (a history of its own, as a mirror's fork);
-- `move_tag(tag, target)`, `delete_tag(tag)` — a published tag moved (kept annotated or lightweight) or deleted;
+- `tag(tag, target)` — a tag made by hand with no ledger row (a stray tag);
+  `move_tag(tag, target)`, `delete_tag(tag)` — a published tag moved (kept annotated or lightweight) or deleted;
 - `drop_object(rev)` — the loose object a revision names deleted from the object database (a damaged clone).
 
 Nothing here computes an expectation: digests are hashlib's over the bytes written, and every value a test asserts
@@ -193,6 +194,10 @@ class CatalogSimulator:
         """main renamed `keep_as` and a new main begun with no parent: the next commit starts a history of its own."""
         self.repo.git("branch", "-m", "main", keep_as)
         self.repo.git("checkout", "-q", "--orphan", "main")
+
+    def tag(self, tag: str, target: str = "HEAD", *, annotated: bool = False) -> None:
+        """TAG made to name `target` by hand, no ledger row: a stray tag, or a release of tags alone."""
+        self.repo.tag(tag, target, annotated=annotated)
 
     def move_tag(self, tag: str, target: str, *, annotated: bool | None = None, message: str = "moved") -> None:
         """TAG made to name `target` (force-moved); annotated as it was unless `annotated` says."""
