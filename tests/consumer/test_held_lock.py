@@ -167,10 +167,7 @@ def test_attack_locked_manifest_digest_differs_is_history_invalid(mirror, capsys
 
 def test_attack_locked_release_unreadable_is_history_invalid(mirror, capsys):
     mirror.fork(lambda b: b.add_named_recorded(COPY))
-    blob = mirror.repo.git("rev-parse", "v0.1.0:manifest.json")
-    loose = mirror.repo.git_dir / "objects" / blob[:2] / blob[2:]
-    assert loose.is_file()  # nothing is packed in a throwaway repository
-    loose.unlink()
+    mirror.history.drop_object("v0.1.0:manifest.json")  # loose: nothing is packed in a throwaway repository
     rc, report = mirror.check(capsys, "v0.2.0")
     assert rc == 1 and codes(report) == ["artifact-history-invalid"] and "the locked v0.1.0" in \
         report["refusals"][0]["detail"]

@@ -73,8 +73,7 @@ def test_json_reports_carry_no_null_commit(releases, capsys):
 
 
 def test_an_unreadable_object_is_named_without_exception_class(releases, capsys):
-    sha = releases.repo.rev("v0.2.0^{commit}:entries/acme")
-    (releases.repo.git_dir / "objects" / sha[:2] / sha[2:]).unlink()
+    releases.catalog.drop_object("v0.2.0^{commit}:entries/acme")
     for argv in (["release-check", releases.location, "v0.2.0", "--no-history"],
                  ["upgrade-diff", releases.location, "v0.1.0", "v0.2.0", "--no-history"]):
         rc, out, err = run(argv, capsys)

@@ -18,7 +18,7 @@ from judgment_exchange.consumer import upgrade_diff
 from judgment_exchange.tree import GitTree
 
 from ..support.catalog import CatalogBuilder
-from ..support.gitrepo import GitRepo, files_of, runner_releases
+from ..support.simulator import CatalogSimulator, runner_released
 
 NO_WORK = dict(replay=False, scan=False)
 
@@ -32,8 +32,8 @@ def run(argv: list[str], capsys) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def released(tmp_path):
-    return runner_releases(tmp_path)
+def released(tmp_path) -> CatalogSimulator:
+    return runner_released(tmp_path)
 
 
 # 1. interfaces.md: "--entry ID ... check only this entry"; "Exit 0: no refusal" — an id that names no
@@ -95,16 +95,13 @@ def test_gate_on_a_gittree_reads_history_from_that_repository(released):
 
 
 def test_gate_on_a_gittree_with_base_names_the_entries_its_commit_touched(tmp_path):
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    empty = files_of(work.root)
-    repo.snapshot(empty)
-    repo.tag("v0.1.0")
-    work.add_runner_entry("acme.vendors")
-    work.add_runner_entry("acme.other")
-    work.write_manifest()
-    two = repo.snapshot(files_of(work.root))
-    repo.snapshot(empty)  # the working tree is back at the base; the commit under check is `two`
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    empty = repo.files()
+    repo.release("v0.1.0", message="snapshot", tree=empty)
+    repo.builder.add_runner_entry("acme.vendors")
+    repo.builder.add_runner_entry("acme.other")
+    two = repo.commit("snapshot")
+    repo.commit("snapshot", tree=empty)  # the working tree is back at the base; the commit under check is `two`
     report = check_catalog(GitTree(str(repo.path), two),
                            GateOptions(history=False, base="v0.1.0", repository=str(repo.path), **NO_WORK))
     assert report.touched == ["acme.other", "acme.vendors"], report.touched
@@ -116,24 +113,18 @@ def test_gate_on_a_gittree_with_base_names_the_entries_its_commit_touched(tmp_pa
 #    withdrawn. interfaces.md: exit 4 for I/O failure, never a traceback.
 
 def test_upgrade_diff_refuses_a_malformed_target_manifest_instead_of_withdrawing_everything(tmp_path):
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    work.add_runner_entry()
-    work.write_manifest()
-    files = files_of(work.root)
-    repo.snapshot(files)
-    repo.tag("v0.1.0")
-    repo.snapshot(files | {"manifest.json": b"[{not json"})
-    repo.tag("v0.2.0")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    repo.builder.add_runner_entry()
+    repo.release("v0.1.0", message="snapshot")
+    repo.release("v0.2.0", message="snapshot", files={"manifest.json": b"[{not json"})
     diff = upgrade_diff(str(repo.path), "v0.1.0", "v0.2.0")
     assert diff["result"] == "refused", diff
     assert "manifest-malformed" in [r["code"] for r in diff["refusals"]]
     assert not any(c.get("change") == "withdrawn" for c in diff.get("changes", []))
 
 
-def _drop_object(repo: GitRepo, rev: str) -> None:
-    sha = repo.rev(rev)
-    (repo.git_dir / "objects" / sha[:2] / sha[2:]).unlink()
+def _drop_object(repo: CatalogSimulator, rev: str) -> None:
+    repo.drop_object(rev)
 
 
 def test_upgrade_diff_with_an_unreadable_manifest_blob_is_io_failure(released, capsys):
@@ -175,20 +166,14 @@ def test_text_report_escapes_line_breaks_in_file_names(tmp_path, capsys):
 #    (RFC 0019 §7, checklist K17/K18). The text form is what a reviewer reads.
 
 def test_upgrade_diff_text_shows_the_compatibility_statement(tmp_path, capsys):
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    path = work.add_runner_entry()
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    previous = json.loads((work.root / "manifest.json").read_bytes())[0]["entryDigest"]
-    entry = json.loads((path / "entry.json").read_bytes())
-    entry["compatibility"] = {"desk": ">=v0.4.0 <v0.5.0", "runner": "v0.1.0"}  # §3: a closed {desk, runner} object
-    entry["upgrade"] = {previous: "Title only."}
-    (path / "entry.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    repo.builder.add_runner_entry()
+    repo.release("v0.1.0", message="snapshot")
+    previous = json.loads((repo.work / "manifest.json").read_bytes())[0]["entryDigest"]
+    # §3: compatibility is a closed {desk, runner} object
+    repo.change("acme.vendors", compatibility={"desk": ">=v0.4.0 <v0.5.0", "runner": "v0.1.0"},
+                upgrade={previous: "Title only."})
+    repo.release("v0.2.0", message="snapshot")
     rc, out, _ = run(["upgrade-diff", str(repo.path), "v0.1.0", "v0.2.0"], capsys)
     assert rc == 0 and "Title only." in out
     assert ">=v0.4.0 <v0.5.0" in out, out
@@ -216,10 +201,8 @@ def test_check_with_an_unparseable_exchange_verifier_gives_no_traceback(tmp_path
 #    gate drops them, so neither the text nor the JSON report carries them.
 
 def test_check_notes_a_release_tag_that_names_a_tree(tmp_path, capsys):
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    repo.release("v0.1.0", message="snapshot")
     repo.tag("v0.2.0", repo.rev("HEAD^{tree}"))
     rc, out, _ = run(["check", "--catalog", str(repo.path)], capsys)
     assert rc == 0, out  # ignored, never refused (O11)
