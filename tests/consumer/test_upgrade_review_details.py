@@ -18,7 +18,7 @@ from judgment_exchange.consumer import upgrade_diff
 
 from ..browse.releases import ADDED_PARAGRAPH, git_identity, released_twice
 from ..support.catalog import CatalogBuilder, pretty, stdlib_canon
-from ..support.gitrepo import GitRepo, files_of
+from ..support.simulator import CatalogSimulator
 from .conftest import sha256
 
 AWS = "AKIA" + "Q3ZT7XN2LW8VB4MK"
@@ -202,13 +202,10 @@ def test_a_title_holding_a_credential_on_the_release_left_is_withheld(releases, 
 
 def _preset_releases(tmp_path):
     """v0.1.0: a preset (no fixtures to replay), its dialect.json as the builder writes it."""
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    path = work.add_preset()
-    work.write_manifest()
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    return repo, work, path
+    history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    path = history.builder.add_preset()
+    history.release("v0.1.0", message="snapshot")
+    return history, history.builder, path
 
 
 def _repin(work: CatalogBuilder, path, doc: dict | None = None, data: bytes | None = None) -> None:
@@ -229,8 +226,7 @@ def test_a_dialect_change_lists_its_pointers_with_types(tmp_path, capsys):
     doc["sources"][0]["maxAge"] = 600  # a number: shown
     doc["sources"][0]["kind"] = "operation"  # unchanged: near-miss
     _repin(work, path, doc)
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0")
+    repo.release("v0.2.0", message="snapshot")
     rc, out, err = run(["upgrade-diff", str(repo.path), "v0.1.0", "v0.2.0", "--format", "json"], capsys)
     assert rc == 0, out + err
     change = _change(json.loads(out))
@@ -262,8 +258,7 @@ def test_a_dialect_member_added_removed_and_a_schema_word_value(tmp_path, capsys
     rule["clauses"][0]["when"]["of"].pop()  # removed: an object of three members
     doc["unmappedEvidence"].append("other-evidence")  # added: author text
     _repin(work, path, doc)
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0")
+    repo.release("v0.2.0", message="snapshot")
     diff = upgrade_diff(str(repo.path), "v0.1.0", "v0.2.0", history=None)
     documents = _change(diff)["documents"]["dialect.json"]  # _change: the target passed its own check
     assert documents == {"cut": False, "changes": [
@@ -292,11 +287,9 @@ def test_a_dialect_of_the_release_left_that_does_not_parse_is_not_compared(tmp_p
     repo, work, path = _preset_releases(tmp_path)
     good = (path / "dialect.json").read_bytes()
     _repin(work, path, data=b'{"version": 3, "version": 3}\n')  # a duplicate member: not strict JSON
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0")
+    repo.release("v0.2.0", message="snapshot")
     _repin(work, path, data=good)
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.3.0")
+    repo.release("v0.3.0", message="snapshot")
     change = _change(upgrade_diff(str(repo.path), "v0.2.0", "v0.3.0", history=None))
     assert change["documents"] == {"dialect.json": {
         "notCompared": "v0.2.0's dialect.json is not one strict JSON value within its bounds (malformed); "
@@ -320,12 +313,10 @@ def test_a_long_dialect_change_lists_the_first_100_pointers(tmp_path):
     doc = json.loads((path / "dialect.json").read_bytes())
     doc["unmappedEvidence"] = [f"evidence-{i}" for i in range(150)]
     _repin(work, path, doc)
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.2.0")
+    repo.release("v0.2.0", message="snapshot")
     doc["unmappedEvidence"] = [f"other-{i}" for i in range(150)]
     _repin(work, path, doc)
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.3.0")
+    repo.release("v0.3.0", message="snapshot")
     documents = _change(upgrade_diff(str(repo.path), "v0.2.0", "v0.3.0", history=None))["documents"]["dialect.json"]
     assert len(documents["changes"]) == 100 and documents["cut"] is True and documents["more"] == 50
     assert documents["changes"][0] == {"pointer": "/unmappedEvidence/0", "change": "changed",
