@@ -20,7 +20,8 @@ from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder, pretty
-from .support.gitrepo import GitRepo, files_of
+from .support.gitrepo import files_of
+from .support.simulator import CatalogSimulator
 from .support.paths import REPO
 
 NOT_LISTED, SPELLING = "licence-not-listed", "licence-spelling"
@@ -241,16 +242,15 @@ def test_exchange_check_prints_the_refusal_and_its_fix(tmp_path, capsys):
 
 
 @pytest.fixture
-def released(tmp_path) -> GitRepo:
+def released(tmp_path) -> CatalogSimulator:
     """A catalog repository whose v0.1.0 is empty and whose v0.2.0 holds acme.vendors with licence
     Apachee-2.0, tagged by hand as another catalog might (its own gate would have refused it)."""
-    repo = GitRepo(tmp_path / "repo")
-    work = CatalogBuilder(tmp_path / "work")
-    repo.snapshot(files_of(work.root))
-    repo.tag("v0.1.0")
-    repo.snapshot(files_of(_catalog(tmp_path, "Apachee-2.0").root))
-    repo.tag("v0.2.0", annotated=True)
-    return repo
+    history = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "work")
+    history.release("v0.1.0", message="snapshot")
+    history.builder.add_runner_entry()
+    history.change("acme.vendors", licence="Apachee-2.0")
+    history.release("v0.2.0", annotated=True, message="snapshot")
+    return history
 
 
 def test_release_check_keeps_the_rfc_grammar_and_only_notes(released):
@@ -263,17 +263,15 @@ def test_release_check_keeps_the_rfc_grammar_and_only_notes(released):
 
 
 def test_release_check_notes_nothing_for_a_listed_or_deprecated_id(tmp_path):
-    repo = GitRepo(tmp_path / "repo")
-    repo.snapshot(files_of(_catalog(tmp_path, "GPL-2.0").root))
-    repo.tag("v0.1.0")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+    repo.release("v0.1.0", message="snapshot", tree=files_of(_catalog(tmp_path, "GPL-2.0").root))
     result = release_check(str(repo.path), "v0.1.0")
     assert result.report.passed and not [n for n in result.report.notes if "licence" in n], result.report.as_json()
 
 
 def test_release_check_still_refuses_outside_the_rfc_grammar(tmp_path):
-    repo = GitRepo(tmp_path / "repo")
-    repo.snapshot(files_of(_catalog(tmp_path, "MIT OR Apache-2.0").root))
-    repo.tag("v0.1.0")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+    repo.release("v0.1.0", message="snapshot", tree=files_of(_catalog(tmp_path, "MIT OR Apache-2.0").root))
     assert [r.code for r in release_check(str(repo.path), "v0.1.0").report.refusals] == ["entry-member-invalid"]
 
 
@@ -290,8 +288,8 @@ def test_the_same_tree_fails_this_catalogs_gate(released):
 
 
 def test_exchange_release_refuses_an_unlisted_licence(tmp_path):
-    repo = GitRepo(tmp_path / "catalog")
-    repo.snapshot({**files_of(_catalog(tmp_path, "Apachee-2.0").root), "releases.json": b"[]\n"})
+    repo = CatalogSimulator(tmp_path / "catalog", work_path=tmp_path / "catalog-work")
+    repo.commit("snapshot", tree={**files_of(_catalog(tmp_path, "Apachee-2.0").root), "releases.json": b"[]\n"})
     outcome = make_release(str(repo.path), "v0.1.0")
     assert outcome.status == 1 and any(line.strip().startswith(f"{NOT_LISTED}:") for line in outcome.lines), outcome
     assert "v0.1.0" not in repo.git("tag", "--list")
@@ -299,13 +297,13 @@ def test_exchange_release_refuses_an_unlisted_licence(tmp_path):
 
 def test_a_pull_request_changing_a_licence_to_an_unlisted_one_is_refused(tmp_path):
     work = _catalog(tmp_path, "Apache-2.0")
-    repo = GitRepo(tmp_path / "repo")
-    repo.snapshot(files_of(work.root), "main")
+    repo = CatalogSimulator(tmp_path / "repo", work_path=tmp_path / "repo-work")
+    repo.commit("main", tree=files_of(work.root))
     repo.git("switch", "-q", "-c", "topic")
     entry = work.entries["acme.vendors"] / "entry.json"
     entry.write_bytes(pretty(json.loads(entry.read_bytes()) | {"licence": "Apachee-2.0"}))
     work.write_manifest()
-    repo.snapshot(files_of(work.root), "licence")  # committed on topic, the branch checked out
+    repo.commit("licence", tree=files_of(work.root))  # committed on topic, the branch checked out
     report = check_catalog(WorkingTree(str(repo.path)), GateOptions(base="main", repository=str(repo.path),
                                                                     history=False, replay=False))
     assert report.touched == ["acme.vendors"]
