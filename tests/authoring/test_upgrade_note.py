@@ -22,6 +22,7 @@ from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder, pretty
 from ..support.gitrepo import GitRepo, git_identity
+from ..support.simulator import CatalogSimulator
 
 ENTRY = "acme.vendors"
 ENTRY_JSON = "entries/acme/vendors/entry.json"
@@ -36,18 +37,13 @@ def identity(monkeypatch) -> None:
 @pytest.fixture
 def released(tmp_path) -> tuple[Path, GitRepo, str]:
     """acme.vendors released as v0.1.0; the branch `change` checked out. Its v0.1.0 entryDigest."""
-    builder = CatalogBuilder(tmp_path / "catalog")
-    builder.add_runner_entry(ENTRY, "mapping-v2-unsigned-parameters")
-    builder.write_manifest()
-    (builder.root / "releases.json").write_bytes(b"[]\n")
-    git = GitRepo(builder.root)
-    git.git("add", "-A")
-    git.git("commit", "-q", "-m", "the catalog")
-    assert make_release(str(builder.root), "v0.1.0").status == 0
-    bytes_at_release = subprocess.run(["git", "show", f"v0.1.0:{ENTRY_JSON}"], cwd=builder.root,
+    history = CatalogSimulator(tmp_path / "catalog", work_path=tmp_path / "catalog-work")
+    history.builder.add_runner_entry(ENTRY, "mapping-v2-unsigned-parameters")
+    history.release_by_command("v0.1.0", message="the catalog")
+    bytes_at_release = subprocess.run(["git", "show", f"v0.1.0:{ENTRY_JSON}"], cwd=history.path,
                                       capture_output=True, check=True).stdout
-    git.git("switch", "-q", "-c", "change")
-    return builder.root, git, "sha256:" + hashlib.sha256(bytes_at_release).hexdigest()
+    history.git("switch", "-q", "-c", "change")
+    return history.path, history.repo, "sha256:" + hashlib.sha256(bytes_at_release).hexdigest()
 
 
 def _describe_anew(root: Path) -> None:

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.cli import main as exchange
-from judgment_exchange.releasing.release import make_release
 
 from ..support.catalog import CatalogBuilder, pretty
 from ..support.gitrepo import GitRepo, git_identity
+from ..support.simulator import CatalogSimulator
 
 ENTRY = "acme.vendors"
 ENTRY_JSON = "entries/acme/vendors/entry.json"
@@ -40,16 +40,13 @@ def cut_before_release(tmp_path, monkeypatch) -> tuple[Path, GitRepo, str]:
     """acme.vendors on main; the branch `change` cut; then main released v0.1.0 (its ledger row and tag); the
     branch checked out, its entry's description changed, pinned and committed. The working directory is the
     catalog. Returns the catalog, its repository and v0.1.0's entryDigest of the entry."""
-    builder = CatalogBuilder(tmp_path / "catalog")
-    builder.add_runner_entry(ENTRY, "mapping-v2-unsigned-parameters")
-    builder.write_manifest()
-    root = builder.root
-    (root / "releases.json").write_bytes(b"[]\n")
-    git = GitRepo(root)
-    git.git("add", "-A")
-    git.git("commit", "-q", "-m", "the catalog")
+    history = CatalogSimulator(tmp_path / "catalog", work_path=tmp_path / "catalog-work")
+    history.builder.add_runner_entry(ENTRY, "mapping-v2-unsigned-parameters")
+    history.write("releases.json", b"[]\n")
+    history.commit("the catalog")
+    root, git = history.path, history.repo
     git.git("branch", "change")  # cut before the release
-    assert make_release(str(root), "v0.1.0").status == 0
+    history.release_by_command("v0.1.0", commit=False)
     released = subprocess.run(["git", "show", f"v0.1.0:{ENTRY_JSON}"], cwd=root, capture_output=True,
                               check=True).stdout
     git.git("switch", "-q", "change")
