@@ -25,6 +25,7 @@ from judgment_exchange.tree import WorkingTree
 from ..support import demo
 from ..support.catalog import pretty, sha, stdlib_canon
 from ..support.gitrepo import GitRepo, git_identity
+from ..support.simulator import CatalogSimulator
 
 ENTRY = "entries/kinds/intake-named-format"
 READERS = Path(__file__).resolve().parents[1] / "support" / "readers"
@@ -71,13 +72,12 @@ def _catalog(repo: GitRepo, entry: dict[str, bytes], ledger: bytes, extra: dict[
 @pytest.fixture
 def published(tmp_path: Path) -> GitRepo:
     """v0.1.0 released by the command; then HEAD commits changed content under its artifact pair."""
-    repo = GitRepo(tmp_path / "catalog")
-    repo.snapshot(_catalog(repo, RELEASED, b"[]\n"))
-    done = make_release(str(repo.path), "v0.1.0")
-    assert done.status == 0, done.lines
-    ledger = (repo.path / "releases.json").read_bytes()
-    repo.snapshot(_catalog(repo, CHANGED, ledger), "change the document under the published pair")
-    return repo
+    history = CatalogSimulator(tmp_path / "catalog", work_path=tmp_path / "catalog-work")
+    history.commit("snapshot", tree=_catalog(history.repo, RELEASED, b"[]\n"))
+    history.release_by_command("v0.1.0", commit=False)
+    ledger = (history.path / "releases.json").read_bytes()
+    history.commit("change the document under the published pair", tree=_catalog(history.repo, CHANGED, ledger))
+    return history.repo
 
 
 def _status(repo: GitRepo) -> str:
