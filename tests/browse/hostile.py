@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgment_exchange.releasing.release import make_release
-
 from ..support.gitrepo import GitRepo
-from .releases import released_twice
+from .releases import released_twice_history
 
 HOSTILE_ENTRY = "gateway.ticket-status"
 HOSTILE_README = "entries/gateway/ticket-status/README.md"
@@ -35,9 +33,7 @@ def hostile_markdown(tracker: str) -> str:
 
 def released_hostile(root: Path, tracker: str) -> GitRepo:
     """The demonstration catalog released twice, then v0.3.0 with the hostile README (its gate passed)."""
-    git = released_twice(root)
-    (root / HOSTILE_README).write_text(hostile_markdown(tracker), encoding="utf-8")
-    git.git("commit", "-q", "-am", "ticket-status: a hostile README")
-    made = make_release(str(root), HOSTILE_TAG)
-    assert made.status == 0, made
-    return git
+    catalog = released_twice_history(root)
+    catalog.write(HOSTILE_README, hostile_markdown(tracker).encode("utf-8"))
+    catalog.release_by_command(HOSTILE_TAG, message="ticket-status: a hostile README")
+    return catalog.repo

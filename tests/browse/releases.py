@@ -36,12 +36,17 @@ def released_once(root: Path) -> GitRepo:
     return _released(root).repo
 
 
-def released_twice(root: Path) -> GitRepo:
+def released_twice_history(root: Path) -> CatalogSimulator:
+    """`released_once`'s history, then one README changed (a paragraph added) and v0.2.0 released."""
     catalog = _released(root)
     readme = catalog.work / CHANGED
     catalog.write(CHANGED, (readme.read_text(encoding="utf-8") + f"\n{ADDED_PARAGRAPH}\n").encode("utf-8"))
     catalog.release_by_command("v0.2.0", message="fx-exposure: a second paragraph")
-    return catalog.repo
+    return catalog
+
+
+def released_twice(root: Path) -> GitRepo:
+    return released_twice_history(root).repo
 
 
 def show(root: Path, rev: str, path: str) -> bytes:
