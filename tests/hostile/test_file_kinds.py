@@ -44,9 +44,9 @@ import pytest
 from judgment_exchange.cli import main
 from judgment_exchange.releasing.release import make_release
 
-from ..support.catalog import CatalogBuilder
 from .denial import deny
-from ..support.gitrepo import GitRepo, files_of, git_identity
+from ..support.gitrepo import GitRepo, git_identity
+from ..support.simulator import CatalogSimulator
 
 MANIFEST, LEDGER, SKIPS, PIN, ENTRIES = "manifest.json", "releases.json", "skips.json", "verifier-pin.json", "entries"
 ENTRY_JSON = "entries/acme/vendors/entry.json"
@@ -80,15 +80,11 @@ class World:
     `commits`, written by release-check. Commits are written by two `git fast-import` streams."""
 
     def __init__(self, root: Path) -> None:
-        work = CatalogBuilder(root / "work")
-        work.add_runner_entry("acme.vendors")
-        work.write_manifest()
-        (work.root / LEDGER).write_bytes(b"[]\n")
-        (work.root / SKIPS).write_bytes(b"[]\n")
-        (work.root / PIN).write_bytes(PIN_BYTES)
-        self.base = GitRepo(root / "base")
-        self.base.snapshot(files_of(work.root))
-        assert make_release(str(self.base.path), "v0.1.0").status == 0
+        history = CatalogSimulator(root / "base", work_path=root / "work",
+                                   files={LEDGER: b"[]\n", SKIPS: b"[]\n", PIN: PIN_BYTES})
+        history.builder.add_runner_entry("acme.vendors")
+        history.release_by_command("v0.1.0", message="snapshot")
+        self.base = history.repo
         self.released = self.base.rev("v0.1.0^{commit}")
         self.commits = root / "commits"
         shutil.copytree(self.base.path, self.commits, symlinks=True)
