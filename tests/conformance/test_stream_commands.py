@@ -73,3 +73,27 @@ def test_a_kit_copy_whose_stream_gives_an_option_is_a_kit_error_exit_4(tmp_path)
     assert done.returncode == 4, done.stdout + done.stderr
     assert "kit error" in done.stdout + done.stderr and "outside the repository" in done.stdout + done.stderr
     assert not outside.exists()
+
+
+# --- issue #35 item 3: a large file described, not stored ----------------------------------------------------
+
+def test_a_blob_generated_step_makes_its_pinned_blob_and_nothing_else(tmp_path):
+    from judgment_exchange.conformance.rebuild import generated
+
+    document = json.loads((DEFAULT_KIT / "cases.json").read_text(encoding="utf-8"))
+    steps = [s for c in document["cases"] for s in c["steps"] if s["op"] == "blob-generated"]
+    assert {s["size"] for s in steps} >= {1048576, 1048577, 16 * 1024 * 1024 + 1}
+    for step in steps:
+        data = generated(step)
+        assert len(data) == step["size"] and data.startswith(step["head"].encode("utf-8"))
+    wrong = dict(steps[0], object="0" * 40)
+    with pytest.raises(KitError, match="not the pinned"):
+        rebuild(b"done\n", [wrong], tmp_path / "catalog")
+    with pytest.raises(KitError, match="out of its form"):
+        generated(dict(steps[0], size=len(steps[0]["head"].encode()) - 1))
+
+
+def test_the_kit_stores_no_generated_file():
+    """The streams stay small: no stream holds a run of a megabyte of spaces."""
+    for stream in DEFAULT_KIT.glob("*.fi"):
+        assert b" " * (1024 * 1024) not in stream.read_bytes(), stream.name

@@ -217,6 +217,9 @@ class Release:
     """The tag names the commit's tree, not the commit (lightweight: an update-ref step; annotated: imported)."""
     absent: tuple[str, ...] = ()
     """Files whose blobs the stream leaves out: their directory's tree is made by a mktree-missing step."""
+    generated: tuple[str, ...] = ()
+    """Files the stream does not store: each is its text followed by spaces, made by a blob-generated step before the
+    import (its size and pattern) and named in the stream by its blob id (issue #35 item 3)."""
     root: bool = False
     """The commit starts a history of its own (no parent; main is reset to it): a fork published by whoever
     can push refs to a mirror, the releases before it left reachable by their tags only."""
@@ -574,18 +577,22 @@ def cases() -> list[Case]:
     add(Case("manifest-over-bound-rows", "a manifest of 1,025 rows, each naming a valid entry",
              ("§7 Before import", "It fetches the release's manifest within the 1 MiB and 1,024-row bounds"),
              ("bounds-manifest-rows",),
-             [Release(outputs(1025), v1)], v1, "refuse", codes=("manifest-over-bound",),
-             description="1,025 valid output-only entries (acme.w0000 to acme.w1024) and the manifest of their "
+             [Release(outputs(1024), "v0.1.0"), Release(outputs(1025), "v0.2.0")], "v0.2.0", "refuse",
+             codes=("manifest-over-bound",),
+             description="v0.2.0: 1,025 valid output-only entries (acme.w0000 to acme.w1024) and the manifest of their "
                          "1,025 rows, in order and under 1 MiB: the row bound alone is exceeded, so the catalog's "
-                         "import is refused (entries []). A consumer without the row bound would pass it."))
+                         "import is refused (entries []). A consumer without the row bound would pass it. v0.1.0, "
+                         "the same repository's release of the first 1,024, is manifest-at-bound-rows."))
     small = tree("output")
     padded = small["manifest.json"].rstrip(b"\n")
     add(Case("manifest-over-bound-bytes", "a valid manifest padded to 1,048,577 bytes",
              ("§7 Before import", "within the 1 MiB and 1,024-row bounds"), ("bounds-manifest-bytes",),
-             [Release(small | {"manifest.json": padded + b" " * (1048577 - len(padded))}, v1)], v1, "refuse",
+             [Release(small | {"manifest.json": padded + b" " * (1048577 - len(padded))}, v1,
+                      generated=("manifest.json",))], v1, "refuse",
              codes=("manifest-over-bound", "scan-file-over-bound"),
              description="A valid one-row manifest followed by spaces to 1,048,577 bytes, one byte over 1 MiB: still "
-                         "one JSON value, so only the byte bound refuses it (the import; entries [])."))
+                         "one JSON value, so only the byte bound refuses it (the import; entries []). The manifest is "
+                         "not stored in the stream: a blob-generated step makes it (issue #35 item 3)."))
     add(Case("manifest-malformed", "a manifest that is not JSON",
              ("§7", "a malformed manifest refuses the catalog's import"), ("manifest-form",),
              [Release(small | {"manifest.json": b"[{\"id\": \"acme.writeback\",\n"}, v1)], v1, "refuse",
@@ -1083,7 +1090,14 @@ def stream_of(releases: list[Release]) -> tuple[bytes, list[dict]]:
                             for n in sorted(children))
             absent_dirs[directory] = hashlib.sha1(b"tree %d\0" % len(body) + body).hexdigest()
             steps.append({"op": "mktree-missing", "input": text, "object": absent_dirs[directory]})
-        gone = set(release.absent)
+        gone = set(release.absent) | set(release.generated)
+        for path in release.generated:
+            data = release.files[path]
+            head = data.rstrip(b" ")
+            step = {"op": "blob-generated", "head": head.decode("utf-8"), "fill": " ", "size": len(data),
+                    "object": blob_id(data)}
+            if step not in steps:
+                steps.append(step)
         for path, data in release.files.items():
             if path in gone or data in marks:
                 continue
@@ -1108,6 +1122,9 @@ def stream_of(releases: list[Release]) -> tuple[bytes, list[dict]]:
                 continue
             if any(c in path for c in "\n\" ") or path.startswith('"'):
                 raise ValueError(f"{path!r}: the kit's paths need no quoting")
+            if path in release.generated:
+                out.append(b"M 100644 %s %s\n" % (blob_id(data).encode(), path.encode()))
+                continue
             out.append(b"M 100644 :%d %s\n" % (marks[data], path.encode()))
         out.append(b"\n")
         previous = commit
@@ -1139,6 +1156,10 @@ def _imported(stream: bytes, steps: list[dict], work: Path) -> GitRepo:
     """The stream imported by git here (GitRepo, not the runner's code), its steps applied."""
     repo = GitRepo(work)
     for step in steps:
+        if step["op"] == "blob-generated":
+            data = step["head"].encode("utf-8") + b" " * (step["size"] - len(step["head"].encode("utf-8")))
+            made = repo.git("hash-object", "-w", "--stdin", input=data)
+            assert made == step["object"], (made, step["size"])
         if step["op"] == "mktree-missing":
             made = repo.git("mktree", "--missing", input=step["input"].encode())
             assert made == step["object"], (made, step)

@@ -350,6 +350,43 @@ def duty_cases(c) -> list:
                          "skip-acknowledged.",
              none={"result": "pass", "codes": (), "entries": [RUNNER_NONE]}))
 
+    # -- sizes at and one past their edge, generated rather than stored (issue #35 item 3) --
+    MIB = 1024 * 1024
+    sources = f"{fixture}/sources.json"
+
+    def fixture_of_size(total: int) -> dict[str, bytes]:
+        files = dict(tree("runner"))
+        others = sum(len(d) for p, d in files.items() if p.startswith(fixture + "/") and p != sources)
+        files[sources] = files[sources] + b" " * (total - others - len(files[sources]))
+        return files
+
+    add(Case("fixture-over-bound", "a fixture directory of 16 MiB and one byte", ("§7 Before import",
+             "each file's bounds (§3 and RFC 0018 §12)"), ("bounds-fixture",),
+             [Release(fixture_of_size(16 * MIB + 1), v1, generated=(sources,))], v1, "refuse",
+             codes=("fixture-over-bound", "scan-file-over-bound"), entries=[not_offered("acme.vendors")],
+             history=NO_RELEASES,
+             description="The Runner export's fixture with sources.json followed by spaces (still one JSON value) so "
+                         "that the fixture directory's files total 16,777,217 bytes, one over §3's 16 MiB: the entry "
+                         "is refused before its fixture is read. The padded file is not stored in the stream: a "
+                         "blob-generated step makes it before the import (its text, then spaces to its size). No "
+                         "near miss at the bound: the four files a fixture of these kinds holds are bounded by "
+                         "dialect §12 to about 10 MiB together (docs/conformance.md, \"Sizes\")."))
+    small = tree("output")
+    add(Case("manifest-at-bound-bytes", "a valid manifest padded to exactly 1 MiB",
+             ("§7 Before import", "within the 1 MiB and 1,024-row bounds"), ("bounds-manifest-bytes",),
+             [Release(small | {"manifest.json": small["manifest.json"] + b" " * (MIB - len(small["manifest.json"]))},
+                      v1, generated=("manifest.json",))], v1, "pass", entries=[OUTPUT], history=NO_RELEASES,
+             description="The near miss of manifest-over-bound-bytes: a valid one-row manifest followed by spaces to "
+                         "exactly 1,048,576 bytes, at the bound, so the release passes (a blob-generated step makes "
+                         "the manifest)."))
+    add(Case("manifest-at-bound-rows", "a manifest of exactly 1,024 rows, each naming a valid entry",
+             ("§7 Before import", "It fetches the release's manifest within the 1 MiB and 1,024-row bounds"),
+             ("bounds-manifest-rows",), [], v1, "pass", history=NO_RELEASES, stream="manifest-over-bound-rows",
+             entries=[offered(f"acme.w{index:04d}") for index in range(1024)],
+             description="The near miss of manifest-over-bound-rows, in its repository: v0.1.0 holds 1,024 valid "
+                         "output-only entries and their 1,024 rows, at the row bound, so the release passes and "
+                         "every entry is offered."))
+
     # -- selected-file at tier specification (docs/conformance.md, "Points a consumer need not guess") --
     add(Case("skip-selected-file", "a selected-file fixture: skipped as kind-unread by the specification's reader",
              ("§7 Before import", "A fixture outside the reader's supported versions or source kinds is reported as "

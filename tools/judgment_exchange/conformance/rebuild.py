@@ -1,6 +1,8 @@
 """Rebuild one case's catalog repository from its fast-import stream (docs/conformance.md, "Rebuilding").
 
-`git init` (SHA-1 object format), every `mktree-missing` step (`git mktree --missing`: a tree naming a
+`git init` (SHA-1 object format), every `blob-generated` step (`git hash-object -w`: a large file described by
+its size and byte pattern instead of stored, issue #35 item 3; the stream names the blob by id), every
+`mktree-missing` step (`git mktree --missing`: a tree naming a
 blob the stream leaves out, so a listed file cannot be fetched), `git fast-import` of the stream, then
 every `update-ref` step (`git update-ref`: a lightweight tag to a tree, which fast-import cannot write).
 Each step's object id, and every reference after the rebuild, must be the one cases.json pins; anything
@@ -99,6 +101,19 @@ def _shown(line: bytes) -> str:
     return repr(text + ("…" if len(line) > 60 else ""))
 
 
+GENERATED_MAX = 32 * 1024 * 1024
+"""The largest blob a `blob-generated` step may make (twice the fixture directory's 16 MiB bound)."""
+
+
+def generated(step: dict) -> bytes:
+    """A `blob-generated` step's bytes (issue #35 item 3): its `head` (UTF-8), then its one-byte `fill` repeated
+    to `size` bytes in all. A size the head exceeds, or over GENERATED_MAX, is a kit error."""
+    head, fill, size = step["head"].encode("utf-8"), step["fill"].encode("ascii"), step["size"]
+    if len(fill) != 1 or not len(head) <= size <= GENERATED_MAX:
+        raise KitError(f"a blob-generated step of {size} bytes is out of its form")
+    return head + fill * (size - len(head))
+
+
 def rebuild(stream: bytes, steps: list[dict], target: Path) -> dict[str, str]:
     """Make the case's repository at `target` (a directory that does not exist yet); its references."""
     refuse_outside_files(stream)
@@ -106,7 +121,11 @@ def rebuild(stream: bytes, steps: list[dict], target: Path) -> dict[str, str]:
     git(target, "init", "-q", "--object-format=sha1")
     git(target, "symbolic-ref", "HEAD", "refs/heads/main")
     for step in steps:
-        if step["op"] == "mktree-missing":
+        if step["op"] == "blob-generated":
+            made = git(target, "hash-object", "-w", "--stdin", input=generated(step))
+            if made != step["object"]:
+                raise KitError(f"the generated blob of {step['size']} bytes is {made}, not the pinned {step['object']}")
+        elif step["op"] == "mktree-missing":
             made = git(target, "mktree", "--missing", input=step["input"].encode("utf-8"))
             if made != step["object"]:
                 raise KitError(f"git mktree --missing made {made}, not the pinned {step['object']}")
