@@ -519,13 +519,11 @@ def test_release_check_and_upgrade_diff_echo_no_planted_token(tmp_path, capsys):
     whose entry holds the tokens in a member name, an upgrade key and two file names: neither repeats them."""
     from judgment_exchange.cli import main
 
-    from ..support.gitrepo import GitRepo, files_of
+    from ..support.simulator import CatalogSimulator
 
-    repo = GitRepo(tmp_path / "repo")
     builder, entry = _runner(tmp_path / "work")
-    builder.write_manifest()
-    repo.snapshot(files_of(builder.root))
-    repo.tag("v0.1.0")
+    repo = CatalogSimulator(tmp_path / "repo", builder=builder)
+    repo.release("v0.1.0", message="snapshot")
 
     def plant(value):
         value[AWS] = "x"
@@ -533,9 +531,7 @@ def test_release_check_and_upgrade_diff_echo_no_planted_token(tmp_path, capsys):
     _edit_json(entry / "entry.json", plant)
     (entry / f"{GITHUB}.json").write_text("{}\n")
     (entry / "fixtures" / "vendor-7" / f"{AWS}.txt").write_text("note\n")
-    builder.write_manifest()
-    repo.snapshot(files_of(builder.root))
-    repo.tag("v0.2.0")
+    repo.release("v0.2.0", message="snapshot")
     capsys.readouterr()
     for argv in (["release-check", str(repo.path), "v0.2.0", "--format", "json"],
                  ["release-check", str(repo.path), "v0.2.0"],
