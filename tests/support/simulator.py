@@ -21,6 +21,10 @@ or a copy of a directory such as docs/demo-catalog), and a **repository** (`GitR
   `move_tag(tag, target)`, `delete_tag(tag)` — a published tag moved (kept annotated or lightweight) or deleted;
 - `drop_object(rev)` — the loose object a revision names deleted from the object database (a damaged clone).
 
+Histories several files share: `empty_released_twice` (gitrepo.two_releases) and `runner_released`
+(gitrepo.runner_releases); tests/browse/releases.py makes the demonstration catalog's. tests/test_history_simulator.py
+holds each verb to what it says.
+
 Nothing here computes an expectation: digests are hashlib's over the bytes written, and every value a test asserts
 is stated by the test or read back with git.
 """
