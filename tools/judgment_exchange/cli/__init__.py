@@ -8,12 +8,13 @@ Exit statuses follow the organisation's runtime: 0 pass, 1 refusal, 3 bad invoca
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import Sequence
 
 from . import common, conformance, consumer, contributor, maintainer
-from .common import IO, PASS, REFUSED, USAGE, Parser
+from .common import IO, PASS, REFUSED, USAGE, Exit, Parser
 from .report import print_text as _print_text  # noqa: F401  (the secret-echo sweep prints a report with it)
 
 __all__ = ["main", "build_parser", "PASS", "REFUSED", "USAGE", "IO"]
@@ -36,34 +37,56 @@ def build_parser():
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse, call, print: the one exit path (issue #37 item 4). A command returns its status, or raises
+    `common.Exit` carrying the status and its line, caught once (`_called`) and said; under `--format json` an
+    exit 4 that wrote nothing on standard output gets its one JSON object (`common.io_failure_json`)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     try:
-        status = _dispatch(argv)
+        args = _parsed(argv)
+        status = args if isinstance(args, int) else _called(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, never at interpreter exit
     except BrokenPipeError:
         return _closed_pipe(3 if argv[:1] == ["verify"] else IO)
     return status
 
 
-def _dispatch(argv: list[str]) -> int:
+def _called(args: argparse.Namespace) -> int:
+    """The command run, its `common.Exit` caught (here alone) and said; under `--format json` what it writes is
+    kept, so an exit 4 that wrote nothing on standard output gets its one JSON object."""
+    out, err = sys.stdout, sys.stderr
+    kept = getattr(args, "format", None) == "json"
+    if kept:
+        sys.stdout, sys.stderr = _Kept(out), _Kept(err)
+    try:
+        try:
+            status = args.run(args)
+        except Exit as stop:
+            status = stop.say()
+        if kept and status == IO and not "".join(sys.stdout.parts):
+            common.emit_json(common.io_failure_json(args.command, "".join(sys.stderr.parts)))
+    finally:
+        sys.stdout, sys.stderr = out, err
+    return status
+
+
+def _parsed(argv: list[str]) -> argparse.Namespace | int:
+    """The parsed arguments, or an exit status: `exchange verify` runs the verifier's own program (dialect §11's
+    statuses), and the parser exits 0 for --help and --version and 3 for a bad invocation."""
     if argv[:1] == ["verify"]:
         from ..verifier.program import main as verify_main
 
         return verify_main(argv[1:])
     try:
-        args = build_parser().parse_args(argv)
+        return build_parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    if getattr(args, "format", None) != "json":
-        return args.run(args)
-    return _run_json(args)
 
 
 class _Kept:
-    """A text stream written through, keeping what was written to it (`_run_json`)."""
+    """A text stream written through, keeping what was written to it (`--format json`, in `main`)."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
@@ -79,22 +102,6 @@ class _Kept:
 
     def __getattr__(self, name: str):
         return getattr(self.stream, name)
-
-
-def _run_json(args) -> int:
-    """A command with `--format json`, which writes exactly one JSON object on standard output whatever its
-    exit status: one that exits 4 (an I/O failure, said in one line on standard error) having written
-    nothing on standard output gets `common.io_failure_json`, holding that line (docs/reports.md, "A file of
-    the wrong kind"). Every command with --format json gets it here, so none repeats it."""
-    out, err = _Kept(sys.stdout), _Kept(sys.stderr)
-    sys.stdout, sys.stderr = out, err
-    try:
-        status = args.run(args)
-    finally:
-        sys.stdout, sys.stderr = out.stream, err.stream
-    if status == IO and not "".join(out.parts):
-        common.emit_json(common.io_failure_json(args.command, "".join(err.parts)))
-    return status
 
 
 def _closed_pipe(status: int) -> int:

@@ -20,6 +20,24 @@ from ..textsafe import escape
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 
 
+class Exit(Exception):
+    """A command ends here, with its exit status and the one line it says (issue #37 item 4): on standard error
+    (a bad invocation, an I/O failure), or on standard output with `out` (a refusal's own line). Raised in place of
+    printing and returning the status, and caught once, in `cli.main`, which says the line and exits with the
+    status; under `--format json` an exit 4 that wrote nothing on standard output still gets its one JSON object
+    there (`io_failure_json`)."""
+
+    def __init__(self, status: int, line: str | None = None, *, out: bool = False) -> None:
+        super().__init__(line)
+        self.status, self.line, self.out = status, line, out
+
+    def say(self) -> int:
+        """The line said, and the status to exit with."""
+        if self.line is not None:
+            print(self.line, file=sys.stdout if self.out else sys.stderr)
+        return self.status
+
+
 class _Subcommands(argparse._SubParsersAction):
     """A subcommand's own parser refuses what it does not know (issue #34 item 7): argparse hands an unknown
     flag after a subcommand up to the top-level parser, whose usage names no option of the subcommand."""
@@ -61,30 +79,25 @@ def is_catalog(path: str) -> bool:
     return any(os.path.lexists(os.path.join(path, name)) for name in ("manifest.json", "entries"))
 
 
-def catalog_dir(args: argparse.Namespace, command: str, *, require_catalog: bool = False) -> str | None:
-    """The catalog a command works on (--catalog, else the nearest directory holding manifest.json);
-    None, having said so on standard error, when it is not a directory, or with `require_catalog` not a
-    catalog (is_catalog), each exit 4."""
+def catalog_dir(args: argparse.Namespace, command: str, *, require_catalog: bool = False) -> str:
+    """The catalog a command works on (--catalog, else the nearest directory holding manifest.json); Exit 4,
+    saying so, when it is not a directory, or with `require_catalog` not a catalog (`require_a_catalog`)."""
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if not os.path.isdir(catalog):
         what = "not a directory (give the catalog's directory, the one holding manifest.json)" \
             if os.path.lexists(catalog) else "no such directory"
-        print(f"exchange {command}: {safe(catalog)}: {what}", file=sys.stderr)
-        return None
-    if require_catalog and not_a_catalog(command, catalog):
-        return None
+        raise Exit(IO, f"exchange {command}: {safe(catalog)}: {what}")
+    if require_catalog:
+        require_a_catalog(command, catalog)
     return catalog
 
 
-def not_a_catalog(command: str, catalog: str) -> bool:
-    """True, having said so on standard error, when the directory `catalog` is not a catalog (is_catalog;
-    exit 4)."""
-    if is_catalog(catalog):
-        return False
-    print(f"exchange {command}: {safe(catalog)} is not a catalog: it holds neither manifest.json nor entries/; "
-          "give --catalog the catalog's directory (a new catalog starts as manifest.json holding [])",
-          file=sys.stderr)
-    return True
+def require_a_catalog(command: str, catalog: str) -> None:
+    """Exit 4, saying so, when the directory `catalog` is not a catalog (is_catalog)."""
+    if not is_catalog(catalog):
+        raise Exit(IO, f"exchange {command}: {safe(catalog)} is not a catalog: it holds neither manifest.json nor "
+                       "entries/; give --catalog the catalog's directory (a new catalog starts as manifest.json "
+                       "holding [])")
 
 
 def safe(text: object) -> str:
@@ -117,7 +130,7 @@ def resolve_base(command: str, base: str | None, catalog: str):
     """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
     note saying how it was found, and that branch as fetched (its tip and reference: the pull request's
     "main", issue #17 item 2); any other value as given, with no main of its own (the gate reads the
-    commit it names). (None, None, None) after printing why auto failed."""
+    commit it names). Exit 3, saying why, when auto fails."""
     from ..repository.pullrequest import AUTO, BaseUnresolved, resolve_auto
 
     if base != AUTO:
@@ -125,8 +138,7 @@ def resolve_base(command: str, base: str | None, catalog: str):
     try:
         auto = resolve_auto(catalog)
     except BaseUnresolved as exc:
-        print(f"{command}: --base auto: {safe(exc)}", file=sys.stderr)
-        return None, None, None
+        raise Exit(USAGE, f"{command}: --base auto: {safe(exc)}") from None
     return auto.commit, auto.describe(), (auto.tip, auto.target)
 
 

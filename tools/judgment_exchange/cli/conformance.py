@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
-from .common import IO, PASS, REFUSED, USAGE, Parser, safe
+from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, safe
 
 
 def _history(text: str) -> int:
@@ -67,11 +66,9 @@ def cmd_consume(args: argparse.Namespace) -> int:
         try:
             retained = read_retained_state(read_regular(args.retained, RETAINED_BOUND))
         except OSError as exc:
-            print(f"{command}: --retained {safe(args.retained)}: {exc.strerror or exc}", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"{command}: --retained {safe(args.retained)}: {exc.strerror or exc}")
         except RetainedError as exc:
-            print(f"{command}: --retained {safe(args.retained)}: not the kit's retained state: {exc}", file=sys.stderr)
-            return USAGE
+            raise Exit(USAGE, f"{command}: --retained {safe(args.retained)}: not the kit's retained state: {exc}")
     signers = None
     if args.signers:  # a signing case's pinned set (issue #36 item 6)
         from ..signing.signers import MAX_BYTES, read_signers
@@ -79,17 +76,14 @@ def cmd_consume(args: argparse.Namespace) -> int:
         try:
             signers = read_signers(read_regular(args.signers, MAX_BYTES))
         except OSError as exc:
-            print(f"{command}: --signers {safe(args.signers)}: {exc.strerror or exc}", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"{command}: --signers {safe(args.signers)}: {exc.strerror or exc}")
         if not hasattr(signers, "keys"):
-            print(f"{command}: --signers {safe(args.signers)}: {signers.code}: {safe(signers.detail)}", file=sys.stderr)
-            return USAGE
+            raise Exit(USAGE, f"{command}: --signers {safe(args.signers)}: {signers.code}: {safe(signers.detail)}")
     try:
         verdict = consume(args.location, args.tag, history_limit=args.history, held=args.held or [],
                           retained=retained, tier=args.tier, signers=signers)
     except LocationError as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: {safe(exc)}")
     print(encode(verdict))
     return PASS if verdict.get("result", "pass") == "pass" else REFUSED
 

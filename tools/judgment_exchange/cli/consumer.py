@@ -7,55 +7,49 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import IO, PASS, REFUSED, USAGE, emit_json, safe
+from .common import IO, PASS, REFUSED, USAGE, Exit, emit_json, safe
 from .report import print_text
 
 
 def history_limit(command: str, args: argparse.Namespace):
-    """`--history N | --no-history` as the consumer's maxHistoryReleases (None: read no history), or False
-    after saying why N is not 1 to 128 (a bad invocation)."""
+    """`--history N | --no-history` as the consumer's maxHistoryReleases (None: read no history); Exit 3, saying
+    why, when N is not 1 to 128."""
     if args.no_history:
         return None
     if not 1 <= args.history <= 128:
-        print(f"{command}: --history is maxHistoryReleases, 1 to 128", file=sys.stderr)
-        return False
+        raise Exit(USAGE, f"{command}: --history is maxHistoryReleases, 1 to 128")
     return args.history
 
 
 def held_lock(command: str, path: str | None):
-    """The lock a command holds a release to without writing it (upgrade-diff, show, index): (the lock,
-    None), (None, None) when no --lock was given (or an empty one), or (None, the exit status) after saying why it cannot
-    be used — absent or unreadable (4) or refused (1)."""
+    """The lock a command holds a release to without writing it (upgrade-diff, show, index), or None when no
+    --lock was given (or an empty one); Exit, saying why it cannot be used — absent or unreadable (4) or
+    refused (1)."""
     if not path:
-        return None, None
-    if (loaded := load_lock(command, path)) is None:
-        return None, IO
-    lock, refusal = loaded
+        return None
+    lock, refusal = load_lock(command, path)
     if lock is None and refusal is None:
-        print(f"{command}: --lock {safe(path)}: no such lock; write it with exchange release-check LOCATION TAG "
-              "--lock FILE", file=sys.stderr)
-        return None, IO
+        raise Exit(IO, f"{command}: --lock {safe(path)}: no such lock; write it with exchange release-check LOCATION "
+                       "TAG --lock FILE")
     if refusal is not None:
-        print(f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}")
-        return None, REFUSED
-    return lock, None
+        raise Exit(REFUSED, f"refused {refusal.code}: {safe(refusal.path)}: {safe(refusal.detail)}", out=True)
+    return lock
 
 
 def load_lock(command: str, path: str):
-    """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither),
-    or None when it cannot be read, said once on stderr (load's reason already says nothing was read)."""
+    """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither);
+    Exit 4 when it cannot be read, said once on stderr (load's reason already says nothing was read)."""
     from ..consumer import lock as locks
 
     try:
         return locks.load(path)
     except OSError as exc:
-        print(f"{command}: --lock {safe(path)}: {safe(exc.strerror or exc)}", file=sys.stderr)
-        return None
+        raise Exit(IO, f"{command}: --lock {safe(path)}: {safe(exc.strerror or exc)}") from None
 
 
 def signing_of(command: str, args: argparse.Namespace):
-    """`--signers FILE` and `--require-signed` as consumer/signed.Signing (issue #36): (the Signing, None), or (None,
-    the exit status) after saying why FILE cannot be used — unreadable (4) or out of its form (1)."""
+    """`--signers FILE` and `--require-signed` as consumer/signed.Signing (issue #36); Exit, saying why FILE cannot
+    be used — unreadable (4) or out of its form (1)."""
     from ..consumer.signed import Signing
     from ..signing.signers import MAX_BYTES, read_signers
     from ..tree import TooLarge, read_regular
@@ -65,18 +59,15 @@ def signing_of(command: str, args: argparse.Namespace):
         try:
             data = read_regular(args.signers, MAX_BYTES)
         except TooLarge as exc:  # refused unread (signing/signers.py's bound)
-            print(f"refused release-signers-malformed: --signers {safe(args.signers)}: {exc.size} bytes, over the "
-                  f"bound of {MAX_BYTES} bytes")
-            return None, REFUSED
+            raise Exit(REFUSED, f"refused release-signers-malformed: --signers {safe(args.signers)}: {exc.size} bytes, "
+                                f"over the bound of {MAX_BYTES} bytes", out=True) from None
         except OSError as exc:
-            print(f"{command}: --signers {safe(args.signers)}: {safe(exc.strerror or exc)}", file=sys.stderr)
-            return None, IO
+            raise Exit(IO, f"{command}: --signers {safe(args.signers)}: {safe(exc.strerror or exc)}") from None
         pinned = read_signers(data, "--signers FILE")
         if not hasattr(pinned, "keys"):
-            print(f"refused {pinned.code}: --signers {safe(args.signers)}: {safe(pinned.detail)}"
-                  + (f" (line {pinned.line})" if pinned.line else ""))
-            return None, REFUSED
-    return Signing(pinned, bool(args.require_signed)), None
+            raise Exit(REFUSED, f"refused {pinned.code}: --signers {safe(args.signers)}: {safe(pinned.detail)}"
+                                + (f" (line {pinned.line})" if pinned.line else ""), out=True)
+    return Signing(pinned, bool(args.require_signed))
 
 
 def add_signing_options(parser) -> None:
@@ -96,54 +87,39 @@ def cmd_release_check(args: argparse.Namespace) -> int:
 
     command = "exchange release-check"
     history = history_limit(command, args)
-    if history is False:
-        return USAGE
     if (args.update or args.approve_change or args.forget) and not args.lock:
-        print(f"{command}: --update, --approve-change and --forget go with --lock FILE", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --update, --approve-change and --forget go with --lock FILE")
     if args.approve_change and not args.update:
-        print(f"{command}: --approve-change ID records a reviewed change: give it with --update", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --approve-change ID records a reviewed change: give it with --update")
     if args.forget and not args.update:
-        print(f"{command}: --forget ID records a reviewed removal of a withdrawn entry: give it with --update",
-              file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --forget ID records a reviewed removal of a withdrawn entry: give it with --update")
     if any(ENTRY_ID.fullmatch(i) is None for i in args.approve_change or ()):
-        print(f"{command}: --approve-change takes an entry id PUBLISHER.NAME", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --approve-change takes an entry id PUBLISHER.NAME")
     if any(ENTRY_ID.fullmatch(i) is None for i in args.forget or ()):
-        print(f"{command}: --forget takes an entry id PUBLISHER.NAME", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --forget takes an entry id PUBLISHER.NAME")
     try:
         expected = full_commit(args.expect_commit) if args.expect_commit is not None else None
     except ValueError as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
-        return USAGE
-    signing, status = signing_of(command, args)
-    if status is not None:
-        return status
+        raise Exit(USAGE, f"{command}: {exc}")
+    signing = signing_of(command, args)
     lock, result = None, None
     if args.lock:
-        if (loaded := load_lock(command, args.lock)) is None:
-            return IO
-        lock, refusal = loaded
+        lock, refusal = load_lock(command, args.lock)
         if refusal is not None:
             result = ReleaseCheck(locks.without_credentials(args.location), args.tag)  # printed: no token
             result.report.checks = ["the lock"]
             result.report.refusals.append(refusal)
         unknown = [i for i in args.forget or () if lock is None or i not in lock.withdrawn]
         if refusal is None and unknown:  # the id matched the grammar above, so it is printed
-            print(f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an entry a "
-                  "release withdrew, recorded by an earlier --update, is forgotten)", file=sys.stderr)
-            return USAGE
+            raise Exit(USAGE, f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an entry a "
+                  "release withdrew, recorded by an earlier --update, is forgotten)")
     if result is None:
         try:
             result = release_check(args.location, args.tag, entries=args.entry, history=history,
                                    expect_commit=expected, lock=lock, approved=frozenset(args.approve_change or ()),
                                    forget=frozenset(args.forget or ()), signing=signing)
         except LocationError as exc:
-            print(f"{command}: {safe(exc)}", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"{command}: {safe(exc)}")
     action = None
     if args.lock and result.state is not None:
         # a version-1 lock is read as it is and written, as version 2, only by --update (issue #34 item 4)
@@ -152,8 +128,7 @@ def cmd_release_check(args: argparse.Namespace) -> int:
             try:
                 locks.write(args.lock, result.state, replace=lock is not None)
             except OSError as exc:
-                print(f"{command}: --lock {safe(args.lock)}: {exc.strerror or exc}", file=sys.stderr)
-                return IO
+                raise Exit(IO, f"{command}: --lock {safe(args.lock)}: {exc.strerror or exc}")
             action = "created" if lock is None else "updated"
         elif result.state != lock:
             action = "kept"
@@ -181,27 +156,18 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
 
     command = "exchange upgrade-diff"
     history = history_limit(command, args)
-    if history is False:
-        return USAGE
     tags = args.tags
     if len(tags) > 2 or (len(tags) == 1 and not args.lock):
-        print(f"{command}: give FROM_TAG TO_TAG, or --lock FILE TO_TAG", file=sys.stderr)
-        return USAGE
-    lock, status = held_lock(command, args.lock)
-    if status is not None:
-        return status
-    signing, status = signing_of(command, args)
-    if status is not None:
-        return status
+        raise Exit(USAGE, f"{command}: give FROM_TAG TO_TAG, or --lock FILE TO_TAG")
+    lock = held_lock(command, args.lock)
+    signing = signing_of(command, args)
     from_tag, to_tag = (tags[0], tags[1]) if len(tags) == 2 else (None, tags[0])
     try:
         diff = upgrade_diff(args.location, from_tag, to_tag, lock=lock, history=history, signing=signing)
     except ValueError as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: {safe(exc)}")
     except LocationError as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: {safe(exc)}")
     if args.format == "json":
         emit_json(diff)
     elif args.format == "markdown":
@@ -302,23 +268,17 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     command = "exchange show"
     history = history_limit(command, args)
-    if history is False:
-        return USAGE
     if args.tag is not None and release_key(args.tag) is None:
-        print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH")
     if args.entry is not None and ENTRY_ID.fullmatch(args.entry) is None:
-        print(f"{command}: {safe(args.entry)}: not an entry id PUBLISHER.NAME", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: {safe(args.entry)}: not an entry id PUBLISHER.NAME")
     if args.tag is None:
         if args.lock:
-            print(f"{command}: --lock holds a release to what was imported: give the TAG to check", file=sys.stderr)
-            return USAGE
+            raise Exit(USAGE, f"{command}: --lock holds a release to what was imported: give the TAG to check")
         try:
             releases, branch = offered(args.location)
         except LocationError as exc:
-            print(f"{command}: {safe(exc)}", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"{command}: {safe(exc)}")
         shown = without_credentials(args.location)  # a URL's user name and password are never printed
         if args.format == "json":
             emit_json({"location": shown, "ledgerBranch": branch,
@@ -327,9 +287,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             for line in shown_text.listing_lines(shown, releases, branch, safe):
                 print(line)
         return PASS
-    lock, status = held_lock(command, args.lock)
-    if status is not None:
-        return status
+    lock = held_lock(command, args.lock)
     try:
         with checked_release(args.location, args.tag, history=history, lock=lock) as checked:
             result = checked.check
@@ -343,11 +301,9 @@ def cmd_show(args: argparse.Namespace) -> int:
                 return REFUSED
             shown_cards = cards(checked.tree, checked.rows, result.report, only=args.entry)
     except LocationError as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: {safe(exc)}")
     except CardUnreadable as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: {safe(exc)}")
     if args.entry is not None and not shown_cards:
         print(f"refused entry-unknown: {safe(args.entry)} is not an entry of {safe(args.tag)} (exchange show "
               f"{safe(args.location)} {safe(args.tag)} lists them)")
@@ -411,39 +367,29 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     command = "exchange index"
     history = history_limit(command, args)
-    if history is False:
-        return USAGE
     if release_key(args.tag) is None:
-        print(f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: {safe(args.tag)}: not a release tag vMAJOR.MINOR.PATCH")
     try:
         address = checked_address(args.address) if args.address is not None else None
     except AddressRefused as exc:  # the address itself is never repeated: it may hold what it should not
-        print(f"{command}: --address: {exc}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --address: {exc}")
     if address is None and not args.local and is_local(args.location):  # issue #34 item 8
-        print(f"{command}: LOCATION is a local directory, and without --address the site would publish it (this "
+        raise Exit(USAGE, f"{command}: LOCATION is a local directory, and without --address the site would publish it (this "
               "machine's path, in index.json's release.location and on every page): give --address URL, the "
               "catalog's public https address, which the site names instead, or --local for a preview that is not "
-              "for publishing; nothing was written", file=sys.stderr)
-        return USAGE
+              "for publishing; nothing was written")
     out = Path(args.out)
     try:
         site.check_out(out)
     except site.OutRefused as exc:
-        print(f"{command}: --out {safe(exc)}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --out {safe(exc)}")
     except OSError as exc:
-        print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
-        return IO
-    lock, status = held_lock(command, args.lock)
-    if status is not None:
-        return status
+        raise Exit(IO, f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}")
+    lock = held_lock(command, args.lock)
     try:
         built = build(args.location, args.tag, history=history, lock=lock, address=address)
     except (LocationError, CardUnreadable, DocumentUnreadable) as exc:
-        print(f"{command}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: {safe(exc)}")
     result = built.check
     if not built.passed:  # a release that fails its check is shown only as its refusals, and nothing is written
         print(f"release {safe(result.tag)} of {safe(result.location)} is refused by the consumer's check; no index "
@@ -454,11 +400,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     try:
         site.write(files, out)
     except site.OutRefused as exc:
-        print(f"{command}: --out {safe(exc)}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"{command}: --out {safe(exc)}")
     except OSError as exc:
-        print(f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"{command}: --out {safe(args.out)}: {safe(exc.strerror or exc)}")
     pages = sum(1 for name in files if name.startswith("entries/") and name.endswith(".html"))
     copies = sum(len(found) for found in built.files.values())
     print(f"index of release {safe(result.tag)} of {safe(address or result.location)} at commit {result.commit} "

@@ -9,9 +9,9 @@ import os
 import stat
 import sys
 
-from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, emit_json, find_catalog, not_a_catalog, \
-    resolve_base, safe, safe_failure, workers, write_file
-from .report import emit_github, emit_markdown, print_text
+from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, catalog_dir, emit_json, find_catalog, \
+    require_a_catalog, resolve_base, safe, safe_failure, workers, write_file
+from .report import REPORTERS
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -21,61 +21,41 @@ def cmd_check(args: argparse.Namespace) -> int:
     from ..catalog.grammar import release_key
 
     if args.release_tag is not None and release_key(args.release_tag) is None:
-        print(f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH")
     catalog = catalog_dir(args, "check")
-    if catalog is None:
-        return IO
     if args.pin is not None and args.base is None:
-        print("exchange check: --pin chooses whose pin replays a pull request: give --base too", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, "exchange check: --pin chooses whose pin replays a pull request: give --base too")
     if args.several_entries and args.base is None:
-        print("exchange check: --several-entries drops a pull request's one-entry rule: give --base too",
-              file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, "exchange check: --several-entries drops a pull request's one-entry rule: give --base too")
     base, auto_note, main = resolve_base("exchange check", args.base, catalog)
-    if base is None and args.base is not None:
-        return USAGE
-    if args.commit is None and not_a_catalog("check", catalog):  # after --base: a bad base is the invocation's fault
-        return IO
+    if args.commit is None:  # after --base: a bad base is the invocation's fault
+        require_a_catalog("check", catalog)
     tree = WorkingTree(catalog) if args.commit is None else committed_tree(catalog, args.commit)
-    if tree is None:
-        return USAGE
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
                           release_tag=args.release_tag, repository=catalog, workers=args.workers,
                           pin=args.pin or "base", main=main, several_entries=args.several_entries)
     try:
         report = check_catalog(tree, options)
     except CatalogUnreadable as exc:
-        print(f"exchange check: the catalog could not be read: {safe_failure(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange check: the catalog could not be read: {safe_failure(exc)}")
     if auto_note:
         report.notes.insert(0, auto_note)
     label = catalog if args.commit is None else f"{catalog} at commit {tree.commit}"
-    if args.format == "json":
-        emit_json(report.as_json())
-    elif args.format == "github":
-        return emit_github(report, catalog, tree)
-    elif args.format == "markdown":
-        return emit_markdown(report, catalog, tree, label, base)
-    else:
-        print_text(report, label)
-    return PASS if report.passed else REFUSED
+    return REPORTERS[args.format](report, catalog, tree, label, base)
 
 
 def committed_tree(repository: str, rev: str):
     """`--commit REV`: the catalog as the commit REV of the repository at `repository` holds it (its blobs
-    through the object database, never a checkout; issue #25 item 1), or None having said why (exit 3). The
+    through the object database, never a checkout; issue #25 item 1); Exit 3, saying why, for no such commit. The
     commit's own verifier-pin.json never runs: it is not the catalog's own (a pull request's head)."""
     from ..tree import GitTree, TreeError
 
     try:
         return GitTree(repository, rev)
     except TreeError:
-        print(f"exchange check: --commit {safe(rev)}: names no commit of the repository at {safe(repository)} "
-              "(fetch it first: git fetch origin REF; the catalog's repository is its root, --catalog)",
-              file=sys.stderr)
-        return None
+        raise Exit(USAGE, f"exchange check: --commit {safe(rev)}: names no commit of the repository at "
+                          f"{safe(repository)} (fetch it first: git fetch origin REF; the catalog's repository is its "
+                          "root, --catalog)") from None
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
@@ -86,17 +66,12 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     from ..codes import fix_text
 
     catalog = catalog_dir(args, "signoff")
-    if catalog is None:
-        return IO
     try:
         report = check_signoff(catalog, args.base, args.head)
     except RepositoryUnreadable as exc:
-        print(f"exchange signoff: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange signoff: {safe(exc)}")
     except (BaseUnresolved, HeadUnborn, HeadUnresolved) as exc:
-        print(f"exchange signoff: {'--base auto: ' if isinstance(exc, BaseUnresolved) else ''}{safe(exc)}",
-              file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"exchange signoff: {'--base auto: ' if isinstance(exc, BaseUnresolved) else ''}{safe(exc)}")
     if args.format == "json":
         emit_json(report.as_json())
         return PASS if report.passed else REFUSED
@@ -135,8 +110,6 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     from ..tree import TreeError, WorkingTree
 
     catalog = catalog_dir(args, "manifest", require_catalog=True)
-    if catalog is None:
-        return IO
     tree = WorkingTree(catalog)
     try:
         blocker = entries_blocker(tree)
@@ -145,8 +118,7 @@ def cmd_manifest(args: argparse.Namespace) -> int:
             return REFUSED
         checks = entry_checks(tree)
     except TreeError as exc:
-        print(f"exchange manifest: {safe_failure(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange manifest: {safe_failure(exc)}")
     unreadable = [c for c in checks if not pinnable(c)]
     for line in unpinnable_lines(unreadable):
         print(f"exchange manifest: {safe(line)}", file=sys.stderr)
@@ -161,15 +133,13 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         current = b""
     except OSError as exc:
-        print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange manifest: {path}: {exc.strerror}")
     if args.write:
         if current != data:
             try:
                 write_file(path, data)
             except OSError as exc:
-                print(f"exchange manifest: {path}: {exc.strerror}", file=sys.stderr)
-                return IO
+                raise Exit(IO, f"exchange manifest: {path}: {exc.strerror}")
         print(f"manifest.json: {len(checks)} row(s) written")
         return PASS
     if current == data:
@@ -190,26 +160,21 @@ def cmd_fix(args: argparse.Namespace) -> int:
     from ..tree import TreeError, WorkingTree
 
     catalog = catalog_dir(args, "fix", require_catalog=True)
-    if catalog is None:
-        return IO
     path = os.path.join(catalog, MANIFEST)
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
-            print(f"exchange fix: {path}: not a regular file; nothing written", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"exchange fix: {path}: not a regular file; nothing written")
         with open(path, "rb") as fh:
             current: bytes | None = fh.read()
     except FileNotFoundError:
         current = None
     except OSError as exc:
-        print(f"exchange fix: {path}: {exc.strerror}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange fix: {path}: {exc.strerror}")
     try:
         plan = plan_fix(WorkingTree(catalog), current)
     except TreeError as exc:
-        print(f"exchange fix: {safe_failure(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange fix: {safe_failure(exc)}")
     if plan.blockers:
         for blocker in plan.blockers:
             print(f"exchange fix: {safe(blocker.line())}", file=sys.stderr)
@@ -228,8 +193,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
         try:
             write_file(os.path.join(catalog, *rel.split("/")), data)
         except OSError as exc:
-            print(f"exchange fix: {safe(rel)}: {exc.strerror}", file=sys.stderr)
-            return IO
+            raise Exit(IO, f"exchange fix: {safe(rel)}: {exc.strerror}")
     print(f"exchange fix: {len(plan.changes)} pin(s) written to {len(plan.writes)} file(s)")
     return stale_fixtures(plan)
 
@@ -256,8 +220,7 @@ def cmd_digest(args: argparse.Namespace) -> int:
     try:
         data = read_regular(args.file, follow=True)  # decided on the opened descriptor; a FIFO never blocks
     except OSError as exc:
-        print(f"exchange digest: {args.file}: {exc.strerror}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange digest: {args.file}: {exc.strerror}")
     if not args.canonical:
         print(digest(data))
         return PASS
@@ -280,18 +243,16 @@ def cmd_form(args: argparse.Namespace) -> int:
         if args.binding:
             binding = read_regular(args.binding, 65_536, follow=True)
     except OSError as exc:
-        print(f"exchange form: {exc.filename}: {exc.strerror}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange form: {exc.filename}: {exc.strerror}")
     report = form_report(data, binding)
     emit_json(report)
     return PASS if report["result"] == "valid" else REFUSED
 
 
-def stopped(command: str, stop) -> int:
+def stopped(command: str, stop) -> Exit:
     """A fixture_add.Stop as the command's message and exit status (docs/recording.md)."""
     refused = f"refused {stop.code}: " if stop.code else ""
-    print(f"exchange {command}: {refused}{safe(stop.detail)}", file=sys.stderr)
-    return stop.status
+    return Exit(stop.status, f"exchange {command}: {refused}{safe(stop.detail)}")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -300,26 +261,21 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if args.from_run is None and (args.kind is None or args.profiles is not None or args.name is not None):
-        print("exchange new: --kind dialect|preset is required (or --from-run RUN_EXPORT; --profiles and --name go "
-              "with it)",
-              file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, "exchange new: --kind dialect|preset is required (or --from-run RUN_EXPORT; --profiles and --name go "
+              "with it)")
     if args.from_run is not None and (args.kind not in (None, "dialect") or args.direction not in (None, "input")):
-        print("exchange new: --from-run writes a kind-dialect input entry", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, "exchange new: --from-run writes a kind-dialect input entry")
     try:
         if args.from_run is not None:
             lines = scaffold_from_run(catalog, args.id, args.from_run, args.profiles, args.name)
         else:
             lines = [f"wrote {p}" for p in scaffold(catalog, args.id, args.kind, args.direction or "input")]
     except Stop as stop:
-        return stopped("new", stop)
+        raise stopped("new", stop) from None
     except ValueError as exc:
-        print(f"exchange new: {safe(exc)}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"exchange new: {safe(exc)}")
     except OSError as exc:
-        print(f"exchange new: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange new: {safe(exc)}")
     for line in lines:
         print(safe(line))
     if args.from_run is not None:
@@ -335,8 +291,6 @@ def cmd_upgrade_note(args: argparse.Namespace) -> int:
     from ..authoring.upgrade_note import PASS as WRITTEN, add_note
 
     catalog = catalog_dir(args, "upgrade-note")
-    if catalog is None:
-        return IO
     outcome = add_note(catalog, args.id, args.text, args.release)
     for line in outcome.lines:
         print(f"{'' if outcome.status == WRITTEN else 'exchange upgrade-note: '}{safe(line)}",
@@ -350,10 +304,9 @@ def cmd_fixture_add(args: argparse.Namespace) -> int:
     try:
         outcome = add_fixture(args.entry_dir, args.run_export, args.name, args.profiles, args.replace)
     except Stop as stop:
-        return stopped("fixture add", stop)
+        raise stopped("fixture add", stop) from None
     except OSError as exc:
-        print(f"exchange fixture add: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange fixture add: {safe(exc)}")
     for line in outcome.lines:
         print(safe(line))
     return PASS

@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from .common import IO, PASS, REFUSED, USAGE, Parser, catalog_dir, safe, safe_failure
+from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, catalog_dir, safe, safe_failure
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -24,17 +24,15 @@ def cmd_init(args: argparse.Namespace) -> int:
     try:
         done = init(args.directory, args.owners, args.gate_ref, git=not args.no_git)
     except BadInvocation as exc:
-        print(f"exchange init: {safe(exc)}", file=sys.stderr)
-        return USAGE
+        raise Exit(USAGE, f"exchange init: {safe(exc)}")
     except Refused as exc:
         for reason in exc.reasons:
             print(f"exchange init: refused: {shown(reason)}", file=sys.stderr)
         print("exchange init: nothing written", file=sys.stderr)
         return REFUSED
     except OSError as exc:
-        print(f"exchange init: {safe_failure(exc)} (any file init wrote is a new one: remove those it wrote "
-              "before trying again)", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange init: {safe_failure(exc)} (any file init wrote is a new one: remove those it "
+                       "wrote before trying again)")
     print(f"exchange init: a new catalog in {shown(done.root)}: {len(done.paths)} files"
           + (", and git init -b main" if done.git_initialised else ""))
     for path in done.paths:
@@ -85,8 +83,6 @@ def cmd_verifier_fetch(args: argparse.Namespace) -> int:
     from ..tree import WorkingTree
 
     catalog = catalog_dir(args, "verifier fetch")
-    if catalog is None:
-        return IO
     try:
         pin, checkout, now = fetch(WorkingTree(catalog), args.source, Path(args.cache) if args.cache else None)
     except FetchRefused as exc:
@@ -94,8 +90,7 @@ def cmd_verifier_fetch(args: argparse.Namespace) -> int:
         print(f"  fix: {fix_text(exc.refusal.code)}")
         return REFUSED
     except (FetchFailed, OSError) as exc:
-        print(f"exchange verifier fetch: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange verifier fetch: {safe(exc)}")
     print(f"exchange verifier fetch: {pin.reader} {'fetched into' if now else 'already at'} {safe(checkout)}")
     return PASS
 
@@ -114,8 +109,7 @@ def cmd_release_verify(args: argparse.Namespace) -> int:
     try:
         verdict = verify_pushed_tag(os.path.abspath(args.catalog), args.tag, args.main)
     except RepositoryUnreadable as exc:
-        print(f"exchange release-verify: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange release-verify: {safe(exc)}")
     for problem in verdict.problems:
         _problem(args.format, problem)
     if verdict.problems:
@@ -135,8 +129,7 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
     try:
         report = read_report(read_regular(args.report, REPORT_BOUND, follow=True))
     except (OSError, ReportUnreadable) as exc:
-        print(f"exchange release-notes: {safe(args.report)}: {safe(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange release-notes: {safe(args.report)}: {safe(exc)}")
     if not report_passed(report):
         for line in refusal_lines(report):
             _problem("github", f"the gate refused the release: {line}")
@@ -144,8 +137,7 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
     try:
         rows = manifest_rows(os.path.abspath(args.catalog), args.commit)
     except TreeError as exc:
-        print(f"exchange release-notes: {safe_failure(exc)}", file=sys.stderr)
-        return IO
+        raise Exit(IO, f"exchange release-notes: {safe_failure(exc)}")
     sys.stdout.write(release_notes(args.tag, args.commit, report, rows))
     return PASS
 

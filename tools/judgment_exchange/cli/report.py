@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..refusal import Report
-from .common import IO, PASS, REFUSED, safe
+from .common import IO, PASS, REFUSED, Exit, emit_json, safe
 
 
 def print_text(report: Report, catalog: str) -> None:
@@ -75,10 +75,8 @@ def emit_github(report: Report, catalog: str, tree=None) -> int:
     prefix = os.path.relpath(place, root).replace(os.sep, "/") + "/" if inside else ""
     failure = emit(report, read, sys.stdout.write, prefix)
     if failure:
-        print(f"exchange check: GITHUB_STEP_SUMMARY {failure}", file=sys.stderr)
-        return IO
-    return PASS if report.passed else REFUSED
-
+        raise Exit(IO, f"exchange check: GITHUB_STEP_SUMMARY {failure}")
+    return verdict(report)
 
 
 def emit_markdown(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
@@ -97,4 +95,28 @@ def emit_markdown(report: Report, catalog: str, tree, label: str, base: str | No
             base_tree = None  # the review then says the base's manifest cannot be read
     sys.stdout.write(render(review_of(report, tree, label, base=base, base_tree=base_tree,
                                       doc_base=doc_base(dict(os.environ)))))
+    return verdict(report)
+
+
+def verdict(report: Report) -> int:
+    """The gate's exit status: 0 when nothing is refused, else 1."""
     return PASS if report.passed else REFUSED
+
+
+def _text(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+    print_text(report, label)
+    return verdict(report)
+
+
+def _json(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+    emit_json(report.as_json())
+    return verdict(report)
+
+
+def _github(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+    return emit_github(report, catalog, tree)
+
+
+REPORTERS = {"text": _text, "json": _json, "github": _github, "markdown": emit_markdown}
+"""`exchange check`'s reporter by `--format` (issue #37 item 4): each prints the report its way and returns the
+exit status (report, catalog, the checked tree, the label naming it, the base)."""
