@@ -92,7 +92,8 @@ def cmd_release_check(args: argparse.Namespace) -> int:
     if args.approve_change and not args.update:
         raise Exit(USAGE, f"{command}: --approve-change ID records a reviewed change: give it with --update")
     if args.forget and not args.update:
-        raise Exit(USAGE, f"{command}: --forget ID records a reviewed removal of a withdrawn entry: give it with --update")
+        raise Exit(USAGE, f"{command}: --forget ID records a reviewed removal of a withdrawn entry: give it with "
+                          "--update")
     if any(ENTRY_ID.fullmatch(i) is None for i in args.approve_change or ()):
         raise Exit(USAGE, f"{command}: --approve-change takes an entry id PUBLISHER.NAME")
     if any(ENTRY_ID.fullmatch(i) is None for i in args.forget or ()):
@@ -111,8 +112,8 @@ def cmd_release_check(args: argparse.Namespace) -> int:
             result.report.refusals.append(refusal)
         unknown = [i for i in args.forget or () if lock is None or i not in lock.withdrawn]
         if refusal is None and unknown:  # the id matched the grammar above, so it is printed
-            raise Exit(USAGE, f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an entry a "
-                  "release withdrew, recorded by an earlier --update, is forgotten)")
+            raise Exit(USAGE, f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an "
+                              "entry a release withdrew, recorded by an earlier --update, is forgotten)")
     if result is None:
         try:
             result = release_check(args.location, args.tag, entries=args.entry, history=history,
@@ -374,10 +375,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     except AddressRefused as exc:  # the address itself is never repeated: it may hold what it should not
         raise Exit(USAGE, f"{command}: --address: {exc}")
     if address is None and not args.local and is_local(args.location):  # issue #34 item 8
-        raise Exit(USAGE, f"{command}: LOCATION is a local directory, and without --address the site would publish it (this "
-              "machine's path, in index.json's release.location and on every page): give --address URL, the "
-              "catalog's public https address, which the site names instead, or --local for a preview that is not "
-              "for publishing; nothing was written")
+        raise Exit(USAGE, f"{command}: LOCATION is a local directory, and without --address the site would publish it "
+                          "(this machine's path, in index.json's release.location and on every page): give --address "
+                          "URL, the catalog's public https address, which the site names instead, or --local for a "
+                          "preview that is not for publishing; nothing was written")
     out = Path(args.out)
     try:
         site.check_out(out)

@@ -261,8 +261,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     catalog = os.path.abspath(args.catalog) if args.catalog else find_catalog()
     if args.from_run is None and (args.kind is None or args.profiles is not None or args.name is not None):
-        raise Exit(USAGE, "exchange new: --kind dialect|preset is required (or --from-run RUN_EXPORT; --profiles and --name go "
-              "with it)")
+        raise Exit(USAGE, "exchange new: --kind dialect|preset is required (or --from-run RUN_EXPORT; --profiles and "
+                          "--name go with it)")
     if args.from_run is not None and (args.kind not in (None, "dialect") or args.direction not in (None, "input")):
         raise Exit(USAGE, "exchange new: --from-run writes a kind-dialect input entry")
     try:
