@@ -8,8 +8,12 @@ digest comparison of two of the copies could be removed with every test green. T
 without an upgrade note (history/upgrade.py `changed_without_note`) is asked by the gate's warning (which
 `exchange release` reads), release-check and upgrade-diff: with the note ignored, or the rule never firing, each
 one's test fails. The pointer-to-span lookup (pointers.py `locate`) is asked by annotations.line_of and
-authoring/jsonedit: with a member's name or an array's index unchecked, a test of each fails. A caller reached
-through an `exchange` process runs the mutant too (mutant_site/sitecustomize.py).
+authoring/jsonedit: with a member's name or an array's index unchecked, a test of each fails. With RFC 6901's
+escaping removed (pointers.escape), a test of dialect/shapes.at, verifier/difference, history/upgrade and
+authoring/jsonedit fails; catalog/manifest's, consumer/diff's and dialect/reads' uses of it have no test of their
+own yet. With RFC 0019's byte order reversed (tree.id_order), a test of history/identity, history/upgrade,
+catalog/manifest and browse/index fails; its other call sites are not each held by a test of their own yet. A
+caller reached through an `exchange` process runs the mutant too (mutant_site/sitecustomize.py).
 """
 
 from __future__ import annotations
@@ -63,6 +67,21 @@ CALLERS: dict[str, dict[str, str]] = {
     "span-index": {
         "annotations": "tests/report/test_line_location.py::test_members_and_elements",
         "jsonedit": "tests/fix/test_jsonedit.py::test_a_pointer_that_does_not_exist_is_refused",
+    },
+    "pointer-escape": {
+        "dialect/shapes.at": "tests/dialect/test_fast_paths.py::test_at_by_hand",
+        "verifier/difference": "tests/verifier/test_difference.py::"
+                               "test_a_pointer_token_is_escaped_as_rfc_6901_writes_it",
+        "history/upgrade": "tests/history/test_history_identity.py::"
+                           "test_an_upgrade_keys_pointer_is_escaped_as_rfc_6901_writes_it",
+        "authoring/jsonedit": "tests/fix/test_jsonedit.py::test_a_missing_members_pointer_is_written_escaped",
+    },
+    "id-order": {
+        "history/identity": "tests/history/test_history_identity.py::test_three_entries_two_digests_refuse_all_three",
+        "history/upgrade": "tests/report/test_report_cli.py::test_upgrade_key_unknown_lists_the_valid_keys",
+        "catalog/manifest": "tests/fix/test_fix.py::test_fix_recomputes_every_pin_back_to_the_builders_bytes",
+        "browse/index": "tests/browse/test_index.py::"
+                        "test_each_entry_is_its_card_with_the_digests_it_was_checked_against",
     },
 }
 """mutant -> each caller of the rule -> the caller's test the mutant must fail."""

@@ -134,3 +134,9 @@ def test_insert_member_refuses_an_existing_name_and_a_non_object():
         insert_member(b'{"a":1}', (), "a", 2)
     with pytest.raises(PointerNotFound):
         insert_member(b'{"a":[1]}', ("a",), "b", 2)
+
+
+def test_a_missing_members_pointer_is_written_escaped():
+    """The message names the pointer as RFC 6901 writes it (pointers.escape, the one spelling)."""
+    with pytest.raises(PointerNotFound, match=r"^/a~1b~0c: no such member \(\(the root\) is an object\)$"):
+        replace_member(b'{"x": 1}', ("a/b~c",), 2)

@@ -76,3 +76,10 @@ def test_upgrade_refusal_names_the_key() -> None:
     (refusal,) = unknown_key_refusals([_entry("p.a", A, keys=[A, B])], rows, releases=1)
     assert refusal.code == "upgrade-key-unknown" and B in refusal.detail and refusal.entry == "p.a"
     assert unknown_key_refusals([_entry("p.a", A, keys=[A])], rows, releases=1) == []
+
+
+def test_an_upgrade_keys_pointer_is_escaped_as_rfc_6901_writes_it() -> None:
+    """The refusal points at the key's own member, its `~` and `/` escaped (pointers.escape, the one spelling)."""
+    rows = [HistoricalRow("v0.1.0", "p.a", A)]
+    (refusal,) = unknown_key_refusals([_entry("p.a", A, keys=["a/b~c"])], rows, releases=1)
+    assert refusal.pointer == "/upgrade/a~1b~0c"

@@ -36,6 +36,12 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
                   "if _key(data, i, end) is not None:"),
     # the pointer-to-span lookup's array index unchecked: the first element is every index's
     "span-index": ("judgment_exchange.pointers", "_child", "if index == want:", "if True:"),
+    # RFC 6901 escaping removed: a token is written as it is
+    "pointer-escape": ("judgment_exchange.pointers", "escape", 'return text.replace("~", "~0").replace("/", "~1")',
+                       "return text"),
+    # RFC 0019's byte order reversed: ids sorted the other way round
+    "id-order": ("judgment_exchange.tree", "id_order", 'return name.encode("utf-8", "surrogateescape")',
+                 'return bytes(255 - b for b in name.encode("utf-8", "surrogateescape"))'),
 }
 """name -> (module, function, text in its source, the text put in its place)."""
 
