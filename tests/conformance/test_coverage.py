@@ -93,7 +93,10 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
         REFUSE: ("dialect-read-unknown-member", "dialect-copy-unknown-member", "dialect-copy-entry-unknown-member",
                  "dialect-rule-unknown-member", "dialect-claim-unknown-member", "dialect-copy-target-twice",
                  "dialect-copy-requirement-twice", "dialect-target-prefix", "dialect-target-empty",
-                 "dialect-root-unknown-member")},
+                 "dialect-root-unknown-member", "dialect-parameter-type", "dialect-source-unknown-member",
+                 "dialect-fact-targets-over-bound")},
+    "a dialect bound at its edge (256 fact targets)": {PASS: ("dialect-fact-targets-at-bound",),
+                                                       REFUSE: ("dialect-fact-targets-over-bound",)},
     "canonical member order by code point (members outside the BMP)": {
         PASS: ("canonical-order-outside-bmp",), REFUSE: ("canonical-order-utf16",)},
     "sourceKinds equal to the document's kinds": {PASS: ("release-real-export", "release-every-kind"),

@@ -33,13 +33,16 @@ TIERS = ("specification", "none")
 DIALECT = ("dialect-read-unknown-member", "dialect-copy-unknown-member", "dialect-copy-entry-unknown-member",
            "dialect-rule-unknown-member", "dialect-claim-unknown-member", "dialect-copy-target-twice",
            "dialect-copy-requirement-twice", "dialect-target-prefix", "dialect-target-empty",
-           "dialect-root-unknown-member")
+           "dialect-root-unknown-member", "dialect-parameter-type", "dialect-source-unknown-member")
 MEMBER_CODES = '("entry-member-unknown", "entry-member-invalid", "entry-member-missing", "entry-member-forbidden")'
 
 MUTANTS: dict[str, tuple[list[tuple[str, str, str, str]], tuple[str, ...]]] = {
     # name: ([(module, function, text in its source, the text put in its place)], the cases named to kill it)
     "dialect-form-checker": ([("judgment_exchange.catalog.directory", "_check_dialect", "if form.refusal:",
                                'if form.refusal and form.refusal != "input-malformed":')], DIALECT),
+    "dialect-count-bounds": ([("judgment_exchange.catalog.directory", "_check_dialect", "if form.refusal:",
+                               'if form.refusal and form.refusal != "input-over-bound":')],
+                             ("dialect-fact-targets-over-bound",)),
     "entry-member-forms": ([("judgment_exchange.catalog.directory", "_read_entry",
                              "refusals = check_entry(value, path)",
                              f"refusals = [r for r in check_entry(value, path) if r.code not in {MEMBER_CODES}]")],

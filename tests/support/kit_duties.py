@@ -136,6 +136,13 @@ def duty_cases(c) -> list:
          lambda d: d["sources"][1]["read"]["copy"]["facts"].append({"target": "", "source": "/id"}),
          "a third fact copy's target is \"\" (\"A fact target is a pointer other than the empty string\", dialect "
          "§8)"),
+        ("dialect-parameter-type", "a case parameter of a type the dialect does not define",
+         lambda d: d["case"]["parameters"]["region"].update(type="float"),
+         "the case parameter region says type float (\"string, integer or timestamp\", dialect §3)"),
+        ("dialect-source-unknown-member", "an unknown member of a source",
+         lambda d: d["sources"][0].update(extra=1),
+         "the vendor source carries a member `extra` (a source is an object of exactly its kind's members, "
+         "dialect §4)"),
         ("dialect-root-unknown-member", "an unknown member of the dialect document",
          lambda d: d.update(extra=1),
          "the document carries a root member `extra` (the document is closed: dialect §2)"),
@@ -147,6 +154,26 @@ def duty_cases(c) -> list:
                  description=f"dialect-form-near-miss's preset with one defect: {how}; dialect.digest re-pinned over "
                              "the document as written, so only the form checker sees it. input-malformed refuses "
                              "the preset at every tier: the form check needs no preparation reader."))
+
+    # -- a bound at its edge: 256 fact targets in all (dialect §§8.1, 12) --
+    def targets(count: int) -> dict:
+        """near with the registry source's copy writing `count` targets; with the vendor rule's one, count + 1."""
+        doc = copy.deepcopy(near)
+        doc["sources"][1]["read"]["copy"]["facts"] = [{"target": f"/registry/t{i:03d}", "source": f"/t{i:03d}"}
+                                                      for i in range(count)]
+        return doc
+
+    edge = ("§7 Before import", "each file's bounds (§3 and RFC 0018 §12)")
+    add(Case("dialect-fact-targets-at-bound", "a dialect of exactly 256 fact targets", edge, ("dialect-form",),
+             [Release(preset_with(targets(255)), v1)], v1, "pass", entries=[PRESET], history=NO_RELEASES,
+             description="dialect-form-near-miss's preset whose registry copy writes 255 distinct fact targets, with "
+                         "the vendor rule's /request 256 in all: at dialect §8.1's bound of 256, so the preset "
+                         "passes."))
+    add(Case("dialect-fact-targets-over-bound", "a dialect of 257 fact targets", edge, ("dialect-form",),
+             [Release(preset_with(targets(256)), v1)], v1, "refuse", codes=("input-over-bound",),
+             entries=[not_offered("acme.vendors-preset", "preset")], history=NO_RELEASES,
+             description="The same with one more copy target, 257 in all, one over the bound: input-over-bound "
+                         "refuses the preset at every tier."))
 
     # -- canonical member order by code point (RFC 0018 §10), members outside the BMP --
     astral = copy.deepcopy(preset_doc)
