@@ -94,7 +94,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                  "dialect-rule-unknown-member", "dialect-claim-unknown-member", "dialect-copy-target-twice",
                  "dialect-copy-requirement-twice", "dialect-target-prefix", "dialect-target-empty",
                  "dialect-root-unknown-member", "dialect-parameter-type", "dialect-source-unknown-member",
-                 "dialect-fact-targets-over-bound")},
+                 "dialect-fact-targets-over-bound", "dialect-named-legacy-member")},
     "a dialect bound at its edge (256 fact targets)": {PASS: ("dialect-fact-targets-at-bound",),
                                                        REFUSE: ("dialect-fact-targets-over-bound",)},
     "canonical member order by code point (members outside the BMP)": {

@@ -33,7 +33,8 @@ TIERS = ("specification", "none")
 DIALECT = ("dialect-read-unknown-member", "dialect-copy-unknown-member", "dialect-copy-entry-unknown-member",
            "dialect-rule-unknown-member", "dialect-claim-unknown-member", "dialect-copy-target-twice",
            "dialect-copy-requirement-twice", "dialect-target-prefix", "dialect-target-empty",
-           "dialect-root-unknown-member", "dialect-parameter-type", "dialect-source-unknown-member")
+           "dialect-root-unknown-member", "dialect-parameter-type", "dialect-source-unknown-member",
+           "dialect-named-legacy-member")
 MEMBER_CODES = '("entry-member-unknown", "entry-member-invalid", "entry-member-missing", "entry-member-forbidden")'
 
 MUTANTS: dict[str, tuple[list[tuple[str, str, str, str]], tuple[str, ...]]] = {

@@ -155,6 +155,18 @@ def duty_cases(c) -> list:
                              "the document as written, so only the form checker sees it. input-malformed refuses "
                              "the preset at every tier: the form check needs no preparation reader."))
 
+    # -- a named format's own rule (dialect §2.1) --
+    add(Case("dialect-named-legacy-member", "a named 3.0.0 document carrying version 2's root member provider",
+             form, ("dialect-form",),
+             [Release(tree("named", mutations=[{"op": "set-dialect", "entry": PATHS["named"], "pointer": "/provider",
+                                                "value": ""}]), v1)], v1, "refuse", codes=("input-malformed",),
+             entries=[not_offered("acme.vendors-named")], history=NO_RELEASES,
+             description="The named entry's document (formatVersion 3.0.0) with a root member provider \"\", which "
+                         "version 2 alone has (\"Both named formats apply the version-3 encoding rule to the whole "
+                         "document, including the forbidden legacy root members\", §3; dialect §2.1); dialect.digest "
+                         "re-pinned. input-malformed refuses the entry at every tier. The near miss is "
+                         "release-every-kind's acme.vendors-named."))
+
     # -- a bound at its edge: 256 fact targets in all (dialect §§8.1, 12) --
     def targets(count: int) -> dict:
         """near with the registry source's copy writing `count` targets; with the vendor rule's one, count + 1."""
