@@ -111,6 +111,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                                           "fixture-file-missing", "fixture-file-unexpected",
                                                           "preparation-not-canonical", "binding-required")},
     "an entry member its kind forbids": {PASS: ("preset-form",), REFUSE: ("entry-member-forbidden",)},
+    "verification records and reader locators": {PASS: ("verification-record",),
+                                                 REFUSE: ("verification-record-invalid", "reader-locator-invalid")},
     "the output document's form": {PASS: ("release-every-kind",), REFUSE: ("output-malformed",)},
     "strict JSON and its bounds in every catalog document": {
         PASS: ("release-every-kind",), REFUSE: ("entry-json-duplicate-member", "entry-json-number-over-bound")},

@@ -248,6 +248,31 @@ def duty_cases(c) -> list:
                          "entry is refused. The near miss is release-every-kind's output entry, whose versions "
                          "agree."))
 
+    # -- verification records and their reader locators (§3) --
+    record = {"date": "2026-10-14", "runner": "v0.12.0", "runtime": "v1.0.0",
+              "readers": ["example-org/judgment-pack-spec/tools/dialect_verify.py@0123abc"], "result": "agree"}
+    recorded = ("§3", "a wrong form or an exceeded bound refuses the verification record and its entry")
+    add(Case("verification-record", "a verification record in form (the records' near miss)", recorded,
+             ("entry-members",),
+             [Release(tree("runner", mutations=[set_member("runner", "/verification", [record])]), v1)], v1, "pass",
+             entries=[RUNNER], history=NO_RELEASES,
+             description="The Runner export's entry with one verification record {date, runner, runtime, readers, "
+                         "result} in §3's form, its reader locator <owner>/<name>/<path>@<commit>: the entry passes "
+                         "and its fixture replays.",
+             none={"entries": [RUNNER_NONE]}))
+    for name, title, change, code, how in [
+        ("verification-record-invalid", "a verification record out of form", {"result": "disagree"},
+         "verification-record-invalid", "the record's result is \"disagree\", not exactly \"agree\""),
+        ("reader-locator-invalid", "a verification record's reader locator out of form",
+         {"readers": ["example-org/judgment-pack-spec/../dialect_verify.py@0123abc"]}, "reader-locator-invalid",
+         "the record's reader locator has a .. path segment"),
+    ]:
+        add(Case(name, title, recorded, ("entry-members",),
+                 [Release(tree("runner", mutations=[set_member("runner", "/verification", [record | change])]), v1)],
+                 v1, "refuse", codes=(code,), entries=[not_offered("acme.vendors")], history=NO_RELEASES,
+                 description=f"verification-record's entry, except that {how}: the record and its entry are refused "
+                             "(listed, not offered) at every tier."))
+
     # -- the entry directory's closed file set (§3) --
     add(Case("entry-file-unexpected", "a file in an entry directory that §3 does not list",
              ("§3", "An entry is one directory entries/<publisher>/<name>/ holding, as separate files with these "
