@@ -106,12 +106,17 @@ class History:
         prepared = files.get(PREPARATION)
         if prepared is None:
             return None
+        return self._asked(self._recording, fixture_path, files, prepared)
+
+    def _asked(self, question, *args):
+        """`question(repo, *args)` on the opened repository; None when there is no repository or its history
+        cannot be read (an unreadable history is no answer, never a failure of the check)."""
         repo = self._open()
         if repo is None:
             return None
         try:
-            return self._recording(repo, fixture_path, files, prepared)
-        except Exception:  # an unreadable history is no answer, never a failure of the check
+            return question(repo, *args)
+        except Exception:  # noqa: BLE001 - any reading failure of GitPython's is no answer
             return None
 
     def _recording(self, repo, fixture_path: str, files: dict[str, bytes | None], prepared: bytes
@@ -154,13 +159,7 @@ class History:
         (a re-recording copied in by hand, which `exchange fix` re-pins once it replays)."""
         if files.get(PREPARATION) is None:
             return None
-        repo = self._open()
-        if repo is None:
-            return None
-        try:
-            return self._pinned_preparation(repo, fixture_path, pinned, files)
-        except Exception:  # an unreadable history is no answer, never a failure of the check
-            return None
+        return self._asked(self._pinned_preparation, fixture_path, pinned, files)
 
     def _pinned_preparation(self, repo, fixture_path: str, pinned: str, files: dict[str, bytes | None]) -> str | None:
         import hashlib
