@@ -111,6 +111,8 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
                                                           "fixture-file-missing", "fixture-file-unexpected",
                                                           "preparation-not-canonical", "binding-required")},
     "an entry member its kind forbids": {PASS: ("preset-form",), REFUSE: ("entry-member-forbidden",)},
+    "a scaffold placeholder left in an entry (docs/entry-format.md)": {PASS: ("release-every-kind",),
+                                                                        REFUSE: ("placeholder-value",)},
     "verification records and reader locators": {PASS: ("verification-record",),
                                                  REFUSE: ("verification-record-invalid", "reader-locator-invalid")},
     "the output document's form": {PASS: ("release-every-kind",), REFUSE: ("output-malformed",)},
@@ -187,5 +189,5 @@ def test_the_project_strictness_cases_are_the_projects_own_rules():
     signing = sorted(name for name, case in cases().items() if "signing" in case)
     assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged",
                               "catalog-stray-file", "catalog-entries-readme", "skips-malformed",
-                              "skips-not-regular", "skip-acknowledgement-stale", *signing])
+                              "skips-not-regular", "skip-acknowledgement-stale", "placeholder-value", *signing])
     assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)

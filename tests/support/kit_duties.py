@@ -273,6 +273,17 @@ def duty_cases(c) -> list:
                  description=f"verification-record's entry, except that {how}: the record and its entry are refused "
                              "(listed, not offered) at every tier."))
 
+    # -- a scaffold placeholder left in a released entry (this project's stricter rule) --
+    add(Case("placeholder-value", "an entry title still holding the scaffold's placeholder (this project's rule)",
+             ("§7 Before import", "its members against §3"), ("placeholder-value",),
+             [Release(tree("output", mutations=[set_member("output", "/title", "Write-back (describe it)")]), v1)],
+             v1, "refuse", codes=("placeholder-value",), entries=[not_offered("acme.writeback")],
+             history=NO_RELEASES, strictness="project",
+             description="This project's stricter rule: a value `exchange new` writes as a placeholder, left in a "
+                         "released entry (here the title's \"(describe it)\"), refuses the entry "
+                         "(docs/entry-format.md, placeholder-value). A consumer without the rule answers "
+                         "notApplicable; the near miss is release-every-kind's output entry, titled in full."))
+
     # -- the entry directory's closed file set (§3) --
     add(Case("entry-file-unexpected", "a file in an entry directory that §3 does not list",
              ("§3", "An entry is one directory entries/<publisher>/<name>/ holding, as separate files with these "
