@@ -139,7 +139,7 @@ COVERAGE: dict[str, dict[str, tuple[str, ...]]] = {
     # signed releases, a capability (issue #36 item 6; strictness: project)
     "a signed release under a pinned set": {PASS: ("signing-signed-release",),
                                             REFUSE: ("signing-unsigned-pinned", "signing-other-key",
-                                                     "signing-tampered-signature")},
+                                                     "signing-tampered-signature", "signing-signers-file-malformed")},
     "a signed tag bound to its release (name, commit, manifest)": {
         PASS: ("signing-signed-release",), REFUSE: ("signing-tag-moved-name", "signing-manifest-digest-other")},
     "rotation from retained signers": {PASS: ("signing-rotation-held-key",),
@@ -190,4 +190,4 @@ def test_the_project_strictness_cases_are_the_projects_own_rules():
     assert project == sorted(["changed-without-upgrade-note", "skip-acknowledged", "skip-unacknowledged",
                               "catalog-stray-file", "catalog-entries-readme", "skips-malformed",
                               "skips-not-regular", "skip-acknowledgement-stale", "placeholder-value", *signing])
-    assert len(signing) == 9 and all(name.startswith("signing-") for name in signing)
+    assert len(signing) == 10 and all(name.startswith("signing-") for name in signing)

@@ -203,6 +203,13 @@ def signing_cases() -> list:
         description="The consumer retained v0.1.0 with its signers (k1); v0.2.0 is an annotated tag without a "
                     "signature: retained signers require every later release to be signed (a mirror cannot drop "
                     "signing), so release-unsigned.")
+    malformed = {"manifest.json": b"[]\n", SIGNERS_FILE: b"k1 is trusted\n"}
+    add("signing-signers-file-malformed", "a release whose own release-signers file is out of its form", PINS,
+        [Release(malformed, v1)], v1, "refuse", Signing({0: Signed("k1")}, pinned=("k1",)),
+        codes=("release-signers-malformed",),
+        description="v0.1.0 is signed by k1, which the consumer pins, but its release-signers file holds a line "
+                    "outside the allowed-signers form (docs/signing.md): the set it would hand to the next release "
+                    "cannot be read, so the import is refused as release-signers-malformed (issue #35).")
     return out
 
 
