@@ -13,12 +13,9 @@ docs/conformance.md ("The mutation harness") states the score.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import sys
 import tempfile
-import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,6 +25,8 @@ from judgment_exchange.conformance.adapter import consume, read_retained_state
 from judgment_exchange.conformance.rebuild import rebuild
 from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, _signed_retained, load_kit
 from judgment_exchange.conformance.verdict import AGREE, compare
+
+from ..support.mutants import swap
 
 TIERS = ("specification", "none")
 DIALECT = ("dialect-read-unknown-member", "dialect-copy-unknown-member", "dialect-copy-entry-unknown-member",
@@ -95,16 +94,7 @@ def mutated(name: str):
     saved = []
     try:
         for module_name, function, old, new in MUTANTS[name][0]:
-            module = importlib.import_module(module_name)
-            target = getattr(module, function)
-            source = textwrap.dedent(inspect.getsource(target))
-            if source.count(old) != 1:
-                raise AssertionError(f"mutant {name}: {old!r} is not once in {module_name}.{function}")
-            namespace = dict(vars(module))
-            exec(compile("from __future__ import annotations\n" + source.replace(old, new), module.__file__, "exec"),
-                 namespace)
-            saved.append((target, target.__code__))
-            target.__code__ = namespace[function].__code__
+            saved.append(swap(module_name, function, old, new, name))
         yield
     finally:
         for target, code in reversed(saved):

@@ -46,8 +46,10 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
 """name -> (module, function, text in its source, the text put in its place)."""
 
 
-def apply(name: str) -> None:
-    module_name, function, old, new = MUTANTS[name]
+def swap(module_name: str, function: str, old: str, new: str, name: str = ""):
+    """Put the function's source with `old` replaced by `new` in place of its code object (every caller, however it
+    imported the function, runs the mutated text); returns (function, its code object before) to restore it. A text
+    not exactly once in the function's source fails loudly, so a mutant never silently tests nothing."""
     module = importlib.import_module(module_name)
     target = getattr(module, function)
     source = textwrap.dedent(inspect.getsource(target))
@@ -56,4 +58,11 @@ def apply(name: str) -> None:
     namespace = dict(vars(module))
     exec(compile("from __future__ import annotations\n" + source.replace(old, new), module.__file__, "exec"),
          namespace)
+    before = target.__code__
     target.__code__ = namespace[function].__code__
+    return target, before
+
+
+def apply(name: str) -> None:
+    """The mutant `name` of MUTANTS, for the rest of this process."""
+    swap(*MUTANTS[name], name=name)
