@@ -51,7 +51,9 @@ def swap(module_name: str, function: str, old: str, new: str, name: str = ""):
     imported the function, runs the mutated text); returns (function, its code object before) to restore it. A text
     not exactly once in the function's source fails loudly, so a mutant never silently tests nothing."""
     module = importlib.import_module(module_name)
-    target = getattr(module, function)
+    target = module
+    for part in function.split("."):  # a method as Class.method
+        target = getattr(target, part)
     source = textwrap.dedent(inspect.getsource(target))
     if source.count(old) != 1:
         raise AssertionError(f"mutant {name}: {old!r} is not once in {module_name}.{function}")
@@ -59,7 +61,7 @@ def swap(module_name: str, function: str, old: str, new: str, name: str = ""):
     exec(compile("from __future__ import annotations\n" + source.replace(old, new), module.__file__, "exec"),
          namespace)
     before = target.__code__
-    target.__code__ = namespace[function].__code__
+    target.__code__ = namespace[function.rsplit(".", 1)[-1]].__code__
     return target, before
 
 
