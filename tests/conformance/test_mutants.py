@@ -1,13 +1,16 @@
 """Issue #35 item 4: a mutation harness for this project's consumer. Each mutant switches one of the consumer's
 checks off, in the test process (the function's source edited and its code object put in place, so every caller
-runs the mutated rule; restored after), and the kit must fail it: at least one of the cases the mutant names
-disagrees with the mutated consumer at one of the two tiers (a wrong verdict, or none). Both tiers count: a check
-the specification's reader repeats (the binding document's form) is held alone at tier none, where the kit says
-every check that needs no reader is still made. One mutant per check
-issue #35 found unheld, and per check its second consumer's mutants killed; none is skipped or xfailed.
+runs the mutated rule; restored after), and the kit must fail it: at least one of the cases the mutant is run
+against (those it names and every case of each coverage entry it holds, COVERAGE) disagrees with the mutated
+consumer at one of the two tiers (a wrong verdict, or none; its RFC-named codes, else the codes the kit states for
+this project). Both tiers count: a check the specification's reader repeats (the binding document's form) is held
+alone at tier none, where the kit says every check that needs no reader is still made. Every coverage entry of
+the kit's cases.json holds one mutant at least, killed; a survivor is named in SURVIVORS with why, and held to
+surviving. None is skipped or xfailed.
 
-`python -m tests.conformance.test_mutants [--all] [MUTANT ...]` prints the matrix: each mutant and the cases that
-kill it (its own cases, or with --all every case of the kit: slow, one run of the whole kit per mutant).
+`python -m tests.conformance.test_mutants [--all] [MUTANT ...]` prints the matrix: each mutant, its coverage
+entries and the cases that kill it (its own cases, or with --all every case of the kit: slow, one run of the
+whole kit per mutant), then the score.
 docs/conformance.md ("The mutation harness") states the score.
 """
 
