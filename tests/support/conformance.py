@@ -651,6 +651,16 @@ def cases() -> list[Case]:
              description="The row's path is its id's path with a trailing slash, not exactly entries/<publisher>/"
                          "<name>: the path is the row's member, so the manifest is malformed and the catalog's "
                          "import is refused (entries []); compare entry-id-path, which refuses one entry."))
+    add(Case("manifest-row-path-other", "two rows whose well-formed paths are each other's",
+             ("§7 Before import", "the exact id-to-path match"), ("id-to-path",),
+             [Release(tree("output", "output-b", after=[
+                 {"op": "set", "file": "manifest.json", "pointer": "/0/path", "value": PATHS["output-b"]},
+                 {"op": "set", "file": "manifest.json", "pointer": "/1/path", "value": PATHS["output"]}]), v1)],
+             v1, "refuse", codes=("manifest-row-invalid",),
+             description="Two valid entries whose rows' paths are swapped: each path is in the row's form and names "
+                         "an entry directory the tree holds, so only the exact id-to-path match refuses it "
+                         "(manifest-row-path's trailing slash is refused by the path's form as well); the "
+                         "manifest is malformed and the catalog's import is refused (entries [])."))
     add(Case("entry-id-path", "an entry.json whose id is not its directory's",
              ("§7 Before import", "the row's kind matching its kind and its path matching its id"), ("id-to-path",),
              [Release(tree("output", mutations=[set_member("output", "/id", "acme.writeback-other")]), v1)], v1,
