@@ -16,9 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.support.catalog import CatalogBuilder, pretty  # noqa: E402
+
 from judgment_exchange.gate.pipeline import GateOptions, check_catalog  # noqa: E402
 from judgment_exchange.tree import WorkingTree  # noqa: E402
-from tests.support.catalog import CatalogBuilder, pretty  # noqa: E402
 
 
 def build(root: Path, count: int) -> None:

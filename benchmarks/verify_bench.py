@@ -16,11 +16,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from judgment_exchange.canon import canonical_digest  # noqa: E402
-from judgment_exchange.verifier import replay_fixture  # noqa: E402
 from tests.support.examples import AT  # noqa: E402
 from tests.support.gateway import Gateway  # noqa: E402
 from tests.support.recorder import record  # noqa: E402
+
+from judgment_exchange.canon import canonical_digest  # noqa: E402
+from judgment_exchange.verifier import replay_fixture  # noqa: E402
 
 
 def small() -> tuple[bytes, dict[str, bytes]]:

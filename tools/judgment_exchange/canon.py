@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json.encoder
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .jsonstrict import MAX_SAFE, Number
@@ -40,7 +41,7 @@ _CANON_ESCAPES = {c: f"\\u{c:04x}" for c in range(0x20)} | _SHORT
 _PREP_ESCAPES = _CANON_ESCAPES | {0x26: "\\u0026", 0x3C: "\\u003c", 0x3E: "\\u003e", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
-def _string(text: str, table: dict) -> str:
+def _string(text: str, table: dict[int, str]) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -58,7 +59,7 @@ def _number(value: Any, keep_literal: bool) -> str:
     return str(value)
 
 
-def _write(value: Any, table: dict, keep_literal: bool, out: list[str]) -> None:
+def _write(value: Any, table: dict[int, str], keep_literal: bool, out: list[str]) -> None:
     if value is None:
         out.append("null")
     elif value is True:
@@ -157,7 +158,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return True
 
 
-def _number_hook(keep_literal: bool):
+def _number_hook(keep_literal: bool) -> Callable[[Any], int]:
     known: dict[str, int] = {}  # a literal's integer, once proven (the hook is asked of the same literals often)
 
     def hook(value: Any) -> int:
@@ -181,7 +182,7 @@ def _number_hook(keep_literal: bool):
 _KNOWN_LITERALS = 4096
 
 
-def _encoder(keep_literal: bool):
+def _encoder(keep_literal: bool) -> Any:
     make = getattr(json.encoder, "c_make_encoder", None)
     escape = getattr(json.encoder, "c_encode_basestring", None)
     if make is None or escape is None:  # no C accelerator: everything takes the pure writer

@@ -16,12 +16,11 @@ import ast
 import functools
 import json
 import re
-from functools import lru_cache
-from pathlib import Path
-from itertools import accumulate
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from pathlib import Path
 from typing import Any
-
 
 MAX_SAFE = 2**53 - 1
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
@@ -95,7 +94,7 @@ _STEP[ord("]")] = _STEP[ord("}")] = -1
 
 
 @lru_cache(maxsize=8)
-def _long_run(bound: int) -> re.Pattern:
+def _long_run(bound: int) -> re.Pattern[bytes]:
     return re.compile(rb"[0-9+\-.eE]{%d}" % (bound + 1))
 
 
@@ -170,14 +169,14 @@ def _constant(name: str) -> Any:
     raise JsonRefusal(MALFORMED, f"{name} is not JSON")
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)  # in C; a name given twice leaves fewer members than pairs, and the loop below names it
     if len(out) == len(pairs):
         return out
     return _pairs_once(pairs)
 
 
-def _pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+def _pairs_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """The members one by one, refused at the first name given a second time: `_pairs`' reference."""
     out: dict[str, Any] = {}
     for key, value in pairs:

@@ -285,8 +285,8 @@ def flagged_values(texts: Iterable[str], own: Collection[str] = frozenset()) -> 
              for line in text.splitlines() if line.strip()]
     if not lines:
         return {}
-    from .scan.engine import engine
     from .codes.shapes import GENERIC
+    from .scan.engine import engine
 
     out: dict[str, str] = {}
     for hit in engine().scan_lines("report", enumerate(lines, start=1)):

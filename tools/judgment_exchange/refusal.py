@@ -12,8 +12,8 @@ return refusals.
 from __future__ import annotations
 
 import time
-from typing import Any
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Refusal:
 
         return self.fix if self.fix is not None else fix_text(self.code)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """interfaces.md's refusal, with `fix` (how to fix it: `how_to_fix`) and `doc` (its row in docs/codes.md)."""
         from .codes import REGISTRY, doc_link
 
@@ -70,7 +70,7 @@ class Skip:
     """The reader that answered the skip (docs/verifier-pin.md): the pinned locator, `bundled: …`, or
     `EXCHANGE_VERIFIER: …`."""
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"entry": self.entry, "fixture": self.fixture, "reason": self.reason, "kinds": list(self.kinds),
                 "sources": list(self.sources), "receipts": self.receipts, "unchecked": list(self.unchecked),
                 "acknowledged": self.acknowledged} | ({"reader": self.reader} if self.reader else {})
@@ -97,7 +97,7 @@ class Replay:
     reader: str
     result: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"entry": self.entry, "fixture": self.fixture, "reader": self.reader, "result": self.result}
 
 
@@ -134,7 +134,7 @@ class Report:
     def passed(self) -> bool:
         return not self.refusals
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "result": "pass" if self.passed else "fail",
             "entries": self.entries,
@@ -147,7 +147,7 @@ class Report:
           | ({"warnings": [w.as_json() for w in self.warnings]} if self.warnings else {}) \
           | ({"reader": self.reader.as_json(), "replays": [r.as_json() for r in self.replays]} if self.reader else {})
 
-    def results(self) -> list[dict]:
+    def results(self) -> list[dict[str, Any]]:
         """Each checked entry's result: refused when any refusal names it (a consumer keeps these)."""
         refused = {r.entry for r in self.refusals}
         return [{"id": i, "result": "refused" if i in refused else "pass"} for i in self.checked]

@@ -9,13 +9,14 @@ is refused without being read whole. `GitTree` reads blobs through GitPython's o
 
 from __future__ import annotations
 
-from .gitfail import reason
 import errno
-import re
 import os
+import re
 import stat as _stat
 from dataclasses import dataclass
 from typing import Protocol
+
+from .gitfail import reason
 
 FILE = "file"
 DIR = "directory"
@@ -571,12 +572,12 @@ def _entries(data: bytes) -> dict[str, tuple[int, str]]:
     found = _TREE_ENTRY.findall(data)
     if not found:
         return {} if not data else _entries_exact(data)
-    modes, raw_names, oids = zip(*found)
+    modes, raw_names, oids = zip(*found, strict=False)
     if (sum(map(len, modes)) + sum(map(len, raw_names)) + 22 * len(found) != len(data)
             or b"." in raw_names or b".." in raw_names):
         return _entries_exact(data)
     names = [name.decode("utf-8", "surrogateescape") for name in raw_names]
-    entries = dict(zip(names, zip(map(_MODE_OF.__getitem__, modes), map(bytes.hex, oids))))
+    entries = dict(zip(names, zip(map(_MODE_OF.__getitem__, modes), map(bytes.hex, oids), strict=False), strict=False))
     return entries if len(entries) == len(found) else _entries_exact(data)
 
 

@@ -28,18 +28,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..canon import CanonError, canonical_digest, digest, is_digest
-from ..jsonstrict import well_formed
-from ..refusal import Refusal
-from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
 from ..catalog import documents as docs
 from ..catalog.directory import EntryCheck, FixtureCheck, check_entry_directory
-from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
-from ..quoting import cleared_paths, clear_refusals, digest as quoted_digest
-from ..catalog.layout import entry_directories
 from ..catalog.grammar import ENTRY_ID
-from .jsonedit import JsonEditError, insert_member, replace_member
+from ..catalog.layout import entry_directories
 from ..catalog.manifest import compute_row, write_manifest
 from ..catalog.reference import artifact_problem
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
+from ..jsonstrict import well_formed
+from ..quoting import clear_refusals, cleared_paths
+from ..quoting import digest as quoted_digest
+from ..refusal import Refusal
+from ..tree import DIR, FILE, MISSING, Node, TooLarge, Tree, TreeError, kind_text
+from .jsonedit import JsonEditError, insert_member, replace_member
 
 MANIFEST = "manifest.json"
 
@@ -458,7 +459,7 @@ def shown_blockers(blockers: list[Blocker]) -> list[Blocker]:
     """The blockers with every path, name and value an author chose shown only when its grammar and the scan
     cleared it (quoting.clear_refusals; docs/reports.md): a stray file's name may be a credential."""
     cleared = clear_refusals(Refusal(b.code or "", b.file, b.why) for b in blockers)
-    return [Blocker(r.path or b.file, b.code, r.detail) for b, r in zip(blockers, cleared)]
+    return [Blocker(r.path or b.file, b.code, r.detail) for b, r in zip(blockers, cleared, strict=False)]
 
 
 def unpinnable_lines(checks: list[EntryCheck]) -> list[str]:
@@ -467,7 +468,7 @@ def unpinnable_lines(checks: list[EntryCheck]) -> list[str]:
     out = []
     for c in checks:
         own, *paths = cleared_paths([(c.path, None), *((r.path or c.path, r.code) for r in c.refusals)])
-        codes = "; ".join(dict.fromkeys(f"{r.code}: {path}" for r, path in zip(c.refusals, paths)))
+        codes = "; ".join(dict.fromkeys(f"{r.code}: {path}" for r, path in zip(c.refusals, paths, strict=False)))
         out.append(f"{own}: not an entry a row can pin (a readable entry.json with its kind, under a directory "
                    f"named by an id); fix the entry first{f' (refused {codes})' if codes else ''}")
     return out

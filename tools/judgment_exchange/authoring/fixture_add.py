@@ -17,13 +17,22 @@ from typing import Any
 
 from .. import dialect as dialect_form
 from ..canon import CanonError, canon, canonical_digest, digest
-from ..dialect.sources import BINDING, RESEARCH_BINDING
-from ..jsonstrict import Bounds, JsonRefusal, loads
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer
-from .recording import (MAX_EXPORT, MAX_PROFILES, MAX_RECORD, Recording, RecordingRefusal, default_name,
-                        read_export, read_profiles, valid_name)
+from ..dialect.sources import BINDING, RESEARCH_BINDING
+from ..jsonstrict import Bounds, JsonRefusal, loads
+from .recording import (
+    MAX_EXPORT,
+    MAX_PROFILES,
+    MAX_RECORD,
+    Recording,
+    RecordingRefusal,
+    default_name,
+    read_export,
+    read_profiles,
+    valid_name,
+)
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 STALE_PINS = ("dialect-digest-mismatch", "artifact-mismatch", "artifact-required")
@@ -286,8 +295,8 @@ def locate_entry(entry_dir: str) -> tuple[str, str]:
 def recordable(catalog: str, rel: str):
     """The entry's directory check, when the entry can take a fixture: kind dialect, an input document
     that passes its form and reference checks, and a fixtures array in entry.json."""
-    from ..tree import WorkingTree
     from ..catalog.directory import check_entry_directory
+    from ..tree import WorkingTree
 
     check = check_entry_directory(WorkingTree(catalog), rel)
     if check.entry is None:
@@ -319,7 +328,7 @@ def fixture_items(current: list, plan_: Plan, replace: bool) -> list:
         if not replace:
             raise refuse("fixture-exists", f"entry.json lists a fixture named {plan_.name!r} already; choose another "
                                            "--name, or give --replace to re-record it")
-        return [item if n == plan_.name else i for n, i in zip(names, current)]
+        return [item if n == plan_.name else i for n, i in zip(names, current, strict=False)]
     return [*current, item]
 
 
@@ -400,9 +409,9 @@ def manifest_with_row(current: bytes, row: dict) -> bytes | None:
 
 def update_manifest(catalog: str, rel: str) -> str:
     """Recompute the entry's manifest row from its files (catalog/manifest.compute_row) and write it."""
-    from ..tree import WorkingTree
     from ..catalog.directory import check_entry_directory
     from ..catalog.manifest import compute_row
+    from ..tree import WorkingTree
 
     check = check_entry_directory(WorkingTree(catalog), rel)
     path = os.path.join(catalog, "manifest.json")

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..canon import CanonError, canonical_digest, is_digest, preparation_form
-from ..jsonstrict import Bounds, JsonRefusal, OVER_BOUND, integer, loads
-from ..verifier.record import raw_member
 from ..catalog import grammar
+from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, integer, loads
+from ..verifier.record import raw_member
 
 MIB = 1024 * 1024
 # An export holds the preparation (≤ 8 MiB, dialect §12) and the dialect, case and acquisitions

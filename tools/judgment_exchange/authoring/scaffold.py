@@ -14,11 +14,11 @@ import os
 import shutil
 
 from ..canon import CanonError, canon, canonical_digest, is_digest
-from ..jsonstrict import integer
 from ..catalog import grammar
 from ..catalog import placeholder_values as ph
 from ..catalog.directory import entry_path
 from ..catalog.entry import ASSERTION
+from ..jsonstrict import integer
 
 
 def _dump(value: object) -> bytes:

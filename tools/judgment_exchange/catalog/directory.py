@@ -13,7 +13,8 @@ from typing import Any
 from .. import dialect as dialect_form
 from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..jsonstrict import integer
-from ..quoting import described, digest as quoted_digest, path_text, quoted, withheld_position
+from ..quoting import described, path_text, quoted, withheld_position
+from ..quoting import digest as quoted_digest
 from ..refusal import Refusal
 from ..tree import DIR, FILE, Tree, TreeError, kind_text
 from . import documents as docs

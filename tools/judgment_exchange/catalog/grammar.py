@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import re
 
-
 ENTRY_ID = re.compile(r"[a-z0-9]+(\.[a-z0-9-]+)+")
 RELEASE_TAG = re.compile(r"v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 ARTIFACT_VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..jsonstrict import Number
 from ..pointers import pointer as json_pointer
-from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, path_text, pointer_text, quoted
+from ..quoting import FIXTURE_FILES, described, path_text, pointer_text, quoted
+from ..quoting import entry_id as shown_id
 from ..refusal import Refusal
 from ..tree import Tree, id_order
 from . import documents as docs

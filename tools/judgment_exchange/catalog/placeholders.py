@@ -8,9 +8,17 @@ from __future__ import annotations
 import re
 
 from ..quoting import schema_words
-
-from .placeholder_values import (EXAMPLE_OPERATION, EXAMPLE_PLATFORM, EXAMPLE_TOOL, MARKERS,  # noqa: F401
-                                     PACK_ID, PRESET_README_TEXT, README_TEXT, REPLACE_ME, TITLE_SUFFIX)
+from .placeholder_values import (  # noqa: F401
+    EXAMPLE_OPERATION,
+    EXAMPLE_PLATFORM,
+    EXAMPLE_TOOL,
+    MARKERS,
+    PACK_ID,
+    PRESET_README_TEXT,
+    README_TEXT,
+    REPLACE_ME,
+    TITLE_SUFFIX,
+)
 
 # Member names printed in a pointer: the segment grammar of RFC 0019 §3 "Reader locators"
 # ([A-Za-z0-9_.-]), at most 64 characters; any other name is author text and is described by its

@@ -31,12 +31,10 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Protocol
 
-
 from ..quoting import entry_id as shown_entry_id
 from ..refusal import Refusal, Report
 from .grammar import licence_problem
-from .spdxlist import (  # noqa: F401  (re-exported: the list's rules live there)
-    _LOWER, LICENSES, MAX_SUGGESTIONS, _either, _live, closest, grammar_suggestion, replacements)
+from .spdxlist import _LOWER, LICENSES, MAX_SUGGESTIONS, _either, _live, closest, grammar_suggestion, replacements  # noqa: F401  (re-exported: the list's rules live there)
 
 if TYPE_CHECKING:
     from .directory import EntryCheck

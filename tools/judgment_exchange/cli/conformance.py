@@ -56,8 +56,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_consume(args: argparse.Namespace) -> int:
     """exchange conformance consume: release-check's verdict on one case, in the kit's neutral form."""
-    from ..consumer import LocationError
     from ..conformance.adapter import RETAINED_BOUND, RetainedError, consume, encode, read_retained_state
+    from ..consumer import LocationError
     from ..tree import read_regular
 
     command = "exchange conformance consume"

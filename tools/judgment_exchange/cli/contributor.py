@@ -9,16 +9,30 @@ import os
 import stat
 import sys
 
-from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, catalog_dir, emit_json, find_catalog, \
-    require_a_catalog, resolve_base, safe, safe_failure, workers, write_file
+from .common import (
+    IO,
+    PASS,
+    REFUSED,
+    USAGE,
+    Exit,
+    Parser,
+    catalog_dir,
+    emit_json,
+    find_catalog,
+    require_a_catalog,
+    resolve_base,
+    safe,
+    safe_failure,
+    workers,
+    write_file,
+)
 from .report import REPORTERS
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from ..catalog.grammar import release_key
     from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
     from ..tree import WorkingTree
-
-    from ..catalog.grammar import release_key
 
     if args.release_tag is not None and release_key(args.release_tag) is None:
         raise Exit(USAGE, f"exchange check: --release-tag {args.release_tag}: not a release tag vMAJOR.MINOR.PATCH")
@@ -61,9 +75,9 @@ def committed_tree(repository: str, rev: str):
 def cmd_signoff(args: argparse.Namespace) -> int:
     """exchange signoff: a DCO sign-off on every commit that carries change in BASE..HEAD, or BASE..REV
     with --head REV (repository/signoff.py)."""
+    from ..codes import fix_text
     from ..repository.pullrequest import BaseUnresolved
     from ..repository.signoff import HeadUnborn, HeadUnresolved, RepositoryUnreadable, check_signoff
-    from ..codes import fix_text
 
     catalog = catalog_dir(args, "signoff")
     try:
@@ -214,7 +228,6 @@ def stale_fixtures(plan) -> int:
 def cmd_digest(args: argparse.Namespace) -> int:
     from ..canon import CanonError, canonical_digest, digest
     from ..jsonstrict import Bounds, JsonRefusal, loads
-
     from ..tree import read_regular
 
     try:
@@ -234,7 +247,6 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 def cmd_form(args: argparse.Namespace) -> int:
     from ..dialect import form_report
-
     from ..tree import read_regular
 
     try:
@@ -288,7 +300,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_upgrade_note(args: argparse.Namespace) -> int:
     """exchange upgrade-note: a note keyed by the entry's released entryDigest (authoring/upgrade_note.py)."""
-    from ..authoring.upgrade_note import PASS as WRITTEN, add_note
+    from ..authoring.upgrade_note import PASS as WRITTEN
+    from ..authoring.upgrade_note import add_note
 
     catalog = catalog_dir(args, "upgrade-note")
     outcome = add_note(catalog, args.id, args.text, args.release)

@@ -78,8 +78,8 @@ def cmd_verifier_fetch(args: argparse.Namespace) -> int:
     """`exchange verifier fetch`: the pinned reader checked out at its commit (repository/pin.py)."""
     from pathlib import Path
 
-    from ..repository.pin import FetchFailed, FetchRefused, fetch
     from ..codes import fix_text
+    from ..repository.pin import FetchFailed, FetchRefused, fetch
     from ..tree import WorkingTree
 
     catalog = catalog_dir(args, "verifier fetch")
@@ -122,8 +122,15 @@ def cmd_release_verify(args: argparse.Namespace) -> int:
 def cmd_release_notes(args: argparse.Namespace) -> int:
     """`exchange release-notes TAG --report FILE`: the release's verdict from the gate's JSON report, and its
     notes on standard output (releasing/published.py)."""
-    from ..releasing.published import (REPORT_BOUND, ReportUnreadable, manifest_rows, read_report, refusal_lines,
-                                        release_notes, report_passed)
+    from ..releasing.published import (
+        REPORT_BOUND,
+        ReportUnreadable,
+        manifest_rows,
+        read_report,
+        refusal_lines,
+        release_notes,
+        report_passed,
+    )
     from ..tree import TreeError, read_regular
 
     try:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..coderecord import Code
 from .authoring import RECORDS as AUTHORING
 from .catalog import RECORDS as CATALOG
-from ..coderecord import Code
 from .dialect import RECORDS as DIALECT
 from .history import RECORDS as HISTORY
 from .repository import RECORDS as REPOSITORY

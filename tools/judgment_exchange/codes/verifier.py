@@ -1,5 +1,7 @@
 """Refusal and finding codes of the preparation verifier (dialect §11): section, meaning, fix and fixing command."""
 
+from typing import Any
+
 from ..coderecord import FIXTURE_REPLACE, Code
 
 INPUT_OVER_BOUND = "input-over-bound"
@@ -177,7 +179,7 @@ class Answer:
         self.outcome, self.result, self.code, self.digest, self.detail = outcome, result, code, digest, detail
 
 
-def read_answer(answer: dict, expected: object) -> Answer:
+def read_answer(answer: dict[str, Any], expected: object) -> Answer:
     """The one interpretation of the verifier's answer to a fixture's replay (issue #37 item 2): a reading agrees
     only when its digest is `expected` (the fixture's preparationDigest, or its preparation.json's digest); a
     refusal `skip_of` reads as a skip is a skip; any other refusal or finding fails with its code; anything else is

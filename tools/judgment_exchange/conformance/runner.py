@@ -38,8 +38,21 @@ from ..jsonstrict import Bounds, JsonRefusal, loads
 from ..textsafe import escape
 from ..tree import read_regular
 from .rebuild import KitError, git, rebuild, sha256
-from .verdict import (AGREE, DISAGREE, NO_VERDICT, NONE, NOT_APPLICABLE, NOT_AT_TIER, SPECIFICATION, TIERS, Outcome,
-                      compare, expected_at, expected_verdict, parse)
+from .verdict import (
+    AGREE,
+    DISAGREE,
+    NO_VERDICT,
+    NONE,
+    NOT_APPLICABLE,
+    NOT_AT_TIER,
+    SPECIFICATION,
+    TIERS,
+    Outcome,
+    compare,
+    expected_at,
+    expected_verdict,
+    parse,
+)
 
 KIT_DIRECTORY = "kit"
 DEFAULT_KIT = Path(str(files(__package__) / KIT_DIRECTORY))
@@ -339,11 +352,11 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
         results = list(pool.map(one, chosen))
     rows = [(case["name"], "kit error" if isinstance(result, KitError) else result.status,
              _short(expected_verdict(case, tier)) if expected_at(case, tier) else "-", _got(result))
-            for case, result in zip(chosen, results)]
+            for case, result in zip(chosen, results, strict=False)]
     widths = [max(len(r[i]) for r in rows + [("case", "status", f"expected at {tier}", "")]) for i in range(3)]
     for line in [("case", "status", f"expected at {tier}", "got")] + rows:
-        out.write(escape("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths)) + f"  {line[3]}") + "\n")
-    for case, result in zip(chosen, results):
+        out.write(escape("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths, strict=False)) + f"  {line[3]}") + "\n")
+    for case, result in zip(chosen, results, strict=False):
         if isinstance(result, Outcome) and result.failed:
             _failure(kit, case, result, options, out)
     broken = [result for result in results if isinstance(result, KitError)]

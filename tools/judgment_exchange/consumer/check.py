@@ -11,17 +11,16 @@ the release to the locked release as a previous manifest, whatever its ancestry 
 
 from __future__ import annotations
 
-from ..gitfail import command_reason
-
 import hashlib
 import os
 import re
 import tempfile
 from dataclasses import dataclass, field
 
-from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
 from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
+from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
+from ..gitfail import command_reason
 from ..history.upgrade import changed_without_note
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
@@ -333,7 +332,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     tree = GitTree(repo, commit)
     manifest = read_manifest(tree)
     current = []
-    for entry_id, row in manifest.rows.items():
+    for _entry_id, row in manifest.rows.items():
         read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
         if read.refusal is None and isinstance(read.value, dict):
             current.append(CurrentEntry.from_entry(row["path"], read.value))

@@ -32,8 +32,16 @@ from ..quoting import described, flagged_values, pointer_text
 from ..refusal import Refusal
 from ..tree import DIR, FILE, GitTree, TooLarge, TreeError, id_order
 from . import shown
-from .check import (LocationError, MAX_HISTORY, gate, hold_withdrawn, lock_refusals, open_location, resolve_tag,
-                    unreadable)
+from .check import (
+    MAX_HISTORY,
+    LocationError,
+    gate,
+    hold_withdrawn,
+    lock_refusals,
+    open_location,
+    resolve_tag,
+    unreadable,
+)
 from .lock import Lock, without_credentials
 
 BLOB_BOUND = 16 * 1024 * 1024  # the largest file bound of §3 (a fixture directory's); larger is not read
@@ -139,7 +147,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))
     return a == b
 
 
@@ -177,7 +185,7 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
     if items[0] == items[1]:
         return None
     texts, reasons = [], []
-    for (files, path, label), item in zip(sides, items):
+    for (files, path, label), item in zip(sides, items, strict=False):
         data, why = _blob(files, path, item, docs.README_BOUND, label, "README.md")
         if why is not None:
             reasons.append(why)
@@ -197,7 +205,7 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
         texts.append(text)
     if reasons:
         return shown.withheld("; ".join(reasons) + "; not diffed")
-    absent = [label for (_, _, label), item in zip(sides, items) if item is None]
+    absent = [label for (_, _, label), item in zip(sides, items, strict=False) if item is None]
     lines = list(difflib.unified_diff(_readme_lines(texts[0]), _readme_lines(texts[1]),
                                       f"{labels[0]} README.md" + (" (absent)" if labels[0] in absent else ""),
                                       f"{labels[1]} README.md" + (" (absent)" if labels[1] in absent else ""),
@@ -254,7 +262,7 @@ def _documents(old: _Files, new: _Files, old_root: str, new_root: str, labels: t
         if items[0] == items[1] or None in items:
             continue  # unchanged, or added or removed (listed under files)
         values, reasons = [], []
-        for (files, path, label), item in zip(sides, items):
+        for (files, path, label), item in zip(sides, items, strict=False):
             data, why = _blob(files, path, item, bound, label, name)
             if why is not None:
                 reasons.append(why)

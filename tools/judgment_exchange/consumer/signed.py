@@ -75,7 +75,7 @@ def releases_on(repo, store, tag: str, commit: str) -> list[_Release]:
         rows = None
     if rows and rows[-1].tag == tag:
         tagged = [row.previous for row in rows[1:]] + [commit]
-        return [_Release(row.tag, at) for row, at in zip(rows, tagged) if at]
+        return [_Release(row.tag, at) for row, at in zip(rows, tagged, strict=False) if at]
     on_history = set(first_parent_chain(store, commit))
     key = release_key(tag)
     found = []

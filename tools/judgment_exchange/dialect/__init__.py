@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..codes.dialect import CODES
+from ..jsonstrict import Bounds
 from .binding import (
     BINDING_BYTES,
     binding_count_refusal,
@@ -19,12 +21,19 @@ from .binding import (
     requires_binding,
     unbound_sources,
 )
-from ..codes.dialect import CODES
 from .counts import count_refusal
-from .phases import DIALECT_BOUNDS, DIALECT_BYTES, check_phases, digest_of, form_refusal, kind_refusal, measure_document, read_document
+from .phases import (
+    DIALECT_BOUNDS,
+    DIALECT_BYTES,
+    check_phases,
+    digest_of,
+    form_refusal,
+    kind_refusal,
+    measure_document,
+    read_document,
+)
 from .sources import ALL_KINDS, source_kinds
 from .version import READABLE_VERSIONS, version_refusal
-from ..jsonstrict import Bounds
 
 BINDING_BOUNDS = Bounds(max_bytes=BINDING_BYTES, max_depth=64)
 

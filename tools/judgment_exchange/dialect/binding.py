@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..canon import is_digest
 from ..codes.dialect import MALFORMED, OVER_BOUND
 from ..quoting import pointer_text
-from ..canon import is_digest
 from .shapes import Malformed, at, closed, describe, fail, need_object, shown
 from .sources import BINDING, CATALOG, RESEARCH_BINDING, check_web_profiles, need_profile
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..canon import CanonError, canonical_digest
-from ..jsonstrict import Bounds, JsonRefusal, Number, OVER_BOUND as JSON_OVER_BOUND, measure, parse
 from ..codes.dialect import KIND_UNREAD, MALFORMED, OVER_BOUND
+from ..jsonstrict import OVER_BOUND as JSON_OVER_BOUND
+from ..jsonstrict import Bounds, JsonRefusal, Number, measure, parse
 from .counts import count_refusal
 from .reads import SourceInfo, check_copy, check_read
 from .root import document_format

@@ -7,7 +7,18 @@ from typing import Any, Callable
 
 from ..pointers import pointer as json_pointer
 from .rule import RuleTargets, check_rule
-from .shapes import at, closed, describe, fail, need_array, need_fact_target, need_pointer, need_string, pointer_tokens, shown
+from .shapes import (
+    at,
+    closed,
+    describe,
+    fail,
+    need_array,
+    need_fact_target,
+    need_pointer,
+    need_string,
+    pointer_tokens,
+    shown,
+)
 from .templates import Scope
 
 _INDEX_DIGITS = "0123456789"

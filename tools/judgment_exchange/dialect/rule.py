@@ -5,7 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .shapes import PARAMETER_TYPES, at, closed, describe, fail, need_array, need_fact_target, need_object, need_one_of, need_pointer, need_string, shown
+from .shapes import (
+    PARAMETER_TYPES,
+    at,
+    closed,
+    describe,
+    fail,
+    need_array,
+    need_fact_target,
+    need_object,
+    need_one_of,
+    need_pointer,
+    need_string,
+    shown,
+)
 
 AVAILABILITY = ("present", "absent", "unknown")
 STATUSES = ("resolved", "absent", "unknown")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from .shapes import PARAMETER_TYPES, at, closed, fail, need_object, need_one_of, need_pointer, need_string, shown
 from .version import Format
 

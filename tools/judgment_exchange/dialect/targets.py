@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rule import RuleTargets
 from ..quoting import member as member_name
+from .rule import RuleTargets
 from .shapes import CLASSES, at, fail, need_array, need_fact_target, need_object, need_one_of, need_string, shown
 from .version import Format
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..jsonstrict import Number
 from ..codes.dialect import VERSION_UNREAD
+from ..jsonstrict import Number
 
 SELECTORS = {"2.0.0": 2, "3.0.0": 3}
 READABLE_VERSIONS: frozenset = frozenset({2, 3, "2.0.0", "3.0.0"})

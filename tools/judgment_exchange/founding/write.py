@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import files, gateref, grammar
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
+from ..catalog.directory import EntryCheck
 from ..refusal import Refusal, Report
 from ..tree import Tree
-from ..catalog.directory import EntryCheck
 
 
 def current_entries(checks: list[EntryCheck]) -> list:

@@ -33,14 +33,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import dialect as dialect_form
-from ..coderecord import FIXTURE_REPLACE
-from ..quoting import FIXTURE_FILES, described, entry_id as shown_id, quoted, split_path
-from ..refusal import Refusal, Replay, Report, Skip
-from ..tree import Tree, TreeError
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, FixtureCheck, declared_fixtures
+from ..coderecord import FIXTURE_REPLACE
 from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
+from ..quoting import FIXTURE_FILES, described, quoted, split_path
+from ..quoting import entry_id as shown_id
+from ..refusal import Refusal, Replay, Report, Skip
+from ..tree import Tree, TreeError
 
 if TYPE_CHECKING:
     from ..repository.pullrequest import Change

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from ..gitfail import reason
 from collections.abc import Sequence
 
-from ..refusal import Refusal
-from ..tree import ReleaseTree, TooLarge, TreeError
 from ..codes.history import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
+from ..gitfail import reason
+from ..refusal import Refusal
+from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
+from .identity import history_artifact_refusals_of
 from .ledger import LEDGER, LEDGER_MAX_BYTES
 from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, plain_base, resolve_main, side_note
-from .identity import history_artifact_refusals_of
 from .model import CHECKED, NO_RELEASES, CurrentEntry, Facts, HistoryResult, Release, Retained
-from ..tree import ObjectStore
 from .tags import TagListingError, list_releases, previous_releases, release_key
 from .upgrade import latest_released, unknown_key_refusals_of
 from .walk import MANIFEST, Walk, read_history

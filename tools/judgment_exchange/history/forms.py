@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .. import jsonstrict
+from ..canon import is_digest
 from ..catalog.documents import ENTRY_BOUND as ENTRY_MAX_BYTES
 from ..catalog.documents import MANIFEST_BOUND as MANIFEST_MAX_BYTES
-from ..canon import is_digest
 from ..catalog.grammar import ENTRY_ID
 from ..catalog.manifest import MAX_ROWS as MANIFEST_MAX_ROWS
 from ..catalog.manifest import ROW_MEMBERS
@@ -81,9 +81,9 @@ class _Segment:
 
     def __init__(self, known: tuple[tuple[Row, bool], ...]) -> None:
         self.known = known
-        rows, kinds = zip(*known)  # a segment holds a row at least (a piece is one part or more)
+        rows, kinds = zip(*known, strict=False)  # a segment holds a row at least (a piece is one part or more)
         self.rows, self.kinds = rows, frozenset(kinds)
-        ids, _, _, publishers, names = zip(*rows)
+        ids, _, _, publishers, names = zip(*rows, strict=False)
         self.first, self.last = ids[0], ids[-1]
         self.ordered = list(ids) == sorted(ids) and len(set(ids)) == len(ids)
         self.runs = (Run(rows, names),) if len(set(publishers)) == 1 else tuple(map(Run, _publisher_groups(rows)))
@@ -95,7 +95,7 @@ def _whole_segments(read: tuple[_Segment, ...]) -> bool:
     id is ASCII, §3's grammar, so code point order is byte order)."""
     kinds = frozenset().union(*(segment.kinds for segment in read))
     return (len(kinds) <= 1 and all(segment.ordered for segment in read)
-            and all(before.last < after.first for before, after in zip(read, read[1:])))
+            and all(before.last < after.first for before, after in zip(read, read[1:], strict=False)))
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def _whole(rows: list[Row], kinds: set[bool]) -> None:
     ids = [row.id for row in rows]
     if ids == sorted(ids) and len(set(ids)) == len(ids):
         return  # strictly increasing; an id is ASCII (§3's grammar), so code point order is byte order
-    for before, after in zip(rows, rows[1:]):
+    for before, after in zip(rows, rows[1:], strict=False):
         if before.id.encode("utf-8") >= after.id.encode("utf-8"):
             raise HistoricalFormError(f"row id {after.id!r} is not after {before.id!r} in byte order")
 
@@ -406,7 +406,7 @@ def _known_beside(parts: list[bytes], before: list[bytes], known: tuple, seen: d
 def _markers(boundary: bytes, parts: list[bytes], known: list[tuple[Row, bool]]) -> list[bytes]:
     """For each publisher after the first, the boundary and its first row's bytes up to `"publisher.`."""
     markers, publisher = [], None
-    for part, (row, _) in zip(parts, known):
+    for part, (row, _) in zip(parts, known, strict=False):
         if row.publisher != publisher:
             publisher = row.publisher
             at = part.find(b'"' + publisher.encode("ascii") + b".", 0, _MARKER_REACH)

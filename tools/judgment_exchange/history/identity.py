@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+from ..codes.history import ARTIFACT_CONTENT_CHANGED
 from ..refusal import Refusal
 from ..tree import id_order
-from ..codes.history import ARTIFACT_CONTENT_CHANGED
 from .model import CurrentEntry, Facts, HistoricalRow, Pair
 
 

@@ -46,7 +46,7 @@ class LedgerRow:
         assert key is not None  # read_ledger admits only tags in the grammar
         return key
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"tag": self.tag, "manifestDigest": self.manifest_digest, "commit": self.commit,
                 "previous": self.previous, "date": self.date}
 
@@ -82,7 +82,7 @@ def _row(index: int, item: object) -> LedgerRow:
     return LedgerRow(tag, item["manifestDigest"], item["commit"], previous, item["date"])
 
 
-def _row_once(index: int, item: object, seen: dict) -> LedgerRow:
+def _row_once(index: int, item: object, seen: dict[object, LedgerRow]) -> LedgerRow:
     """`_row`, each closed row of plain members checked once across ledgers (`seen`, keyed by its members:
     a ledger is its previous ledger with a row appended, so every earlier row repeats)."""
     if not isinstance(item, dict) or not all(isinstance(v, (str, type(None))) for v in item.values()):
@@ -94,7 +94,7 @@ def _row_once(index: int, item: object, seen: dict) -> LedgerRow:
     return row
 
 
-def read_ledger(data: bytes, seen: dict | None = None) -> list[LedgerRow]:
+def read_ledger(data: bytes, seen: dict[object, LedgerRow] | None = None) -> list[LedgerRow]:
     """The ledger's rows, or LedgerFormError: strict JSON (§1 reading), closed rows, increasing tags.
     `seen` (optional) keeps the rows already checked, by their members, across the ledgers of one check,
     and by their bytes: a ledger is then first read a row at a time (`_by_rows`)."""
@@ -112,13 +112,13 @@ def read_ledger(data: bytes, seen: dict | None = None) -> list[LedgerRow]:
         rows = [_row(index, item) for index, item in enumerate(value)]
     else:
         rows = [_row_once(index, item, seen) for index, item in enumerate(value)]
-    for index, (before, after) in enumerate(zip(rows, rows[1:]), 2):
+    for index, (before, after) in enumerate(zip(rows, rows[1:], strict=False), 2):
         if after.version <= before.version:
             raise LedgerFormError(f"row {index} ({after.tag}) is not above row {index - 1} ({before.tag}) in tag order")
     return rows
 
 
-def _by_rows(data: bytes, seen: dict) -> list[LedgerRow] | None:
+def _by_rows(data: bytes, seen: dict[object, LedgerRow]) -> list[LedgerRow] | None:
     """The ledger read as `[` row `,` row ... `]`, each row's bytes read strictly on their own and checked
     once across ledgers (`seen`, by its bytes; issue #20: main's ledger at each release is the last one
     with a row appended, so all but that row were read before); None (read it whole, which says what is
@@ -150,7 +150,7 @@ def _by_rows(data: bytes, seen: dict) -> list[LedgerRow] | None:
             except (jsonstrict.JsonRefusal, LedgerFormError):
                 return None
         rows.append(row)
-    for before, after in zip(rows, rows[1:]):
+    for before, after in zip(rows, rows[1:], strict=False):
         if after.version <= before.version:
             return None
     return rows

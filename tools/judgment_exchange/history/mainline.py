@@ -16,8 +16,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ..refusal import Refusal
-from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
 from ..codes.history import (
     RELEASE_LEDGER_CHANGED,
     RELEASE_LEDGER_INVALID,
@@ -27,6 +25,8 @@ from ..codes.history import (
     RELEASE_TAG_MISSING,
     RELEASE_TAG_UNRECORDED,
 )
+from ..refusal import Refusal
+from ..tree import ObjectStore, ReleaseTree, TooLarge, TreeError
 from .forms import MANIFEST_MAX_BYTES
 from .ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger
 from .model import Release

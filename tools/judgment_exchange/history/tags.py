@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from ..gitfail import reason
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..catalog.grammar import release_key
-from ..tree import TreeError
+from ..gitfail import reason
+from ..tree import ObjectStore, TreeError
 from .model import Release
-from ..tree import ObjectStore
+
+if TYPE_CHECKING:
+    from git import Repo
 
 
 class TagListingError(Exception):
@@ -30,7 +33,7 @@ class Tags:
         ]
 
 
-def list_releases(repo, store: ObjectStore) -> Tags:
+def list_releases(repo: Repo, store: ObjectStore) -> Tags:
     """Every release of the repository in tag order, and the tags in the grammar that are not releases.
 
     An annotated tag is peeled to the object it finally names; a tag naming a tree or a blob is not a
@@ -80,7 +83,7 @@ class _Packed:
     to read packed-refs here, is left to GitPython itself; the reference's path is validated by
     GitPython first in every case, as its own reading does."""
 
-    def __init__(self, repo) -> None:
+    def __init__(self, repo: Repo) -> None:
         self.repo = repo
         self.ids: dict[str, str] | None = None
 

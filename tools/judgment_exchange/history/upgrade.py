@@ -6,11 +6,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..canon import is_digest
-from ..pointers import escape
 from ..catalog.grammar import release_key
+from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
+from ..pointers import escape
 from ..refusal import Refusal
 from ..tree import id_order
-from ..codes.history import UPGRADE_KEY_UNKNOWN, UPGRADE_NOTE_MISSING
 from .model import CurrentEntry, Facts, HistoricalRow
 
 
@@ -76,7 +76,7 @@ def latest_released(facts: Facts) -> dict[str, tuple[str, str]]:
     release's row's entryDigest (issue #17 item 5). Each tag's key is taken once, and each fact's
     highest release found in C (`max` keeps the first of equals, as a strict comparison does; issue #20)."""
     keys = _Keys()
-    latest: dict[str, tuple[tuple[int, int, int], str, str]] = {}
+    latest: dict[str, tuple[tuple[int, ...], str, str]] = {}
     for (entry_id, entry_digest), tags in facts.entries.items():
         if not tags:
             continue
@@ -90,7 +90,7 @@ def latest_released(facts: Facts) -> dict[str, tuple[str, str]]:
 _UNKEYED = (-1,)  # a tag outside the grammar: below every release's key, and never the latest
 
 
-class _Keys(dict):
+class _Keys(dict[str, tuple[int, ...]]):
     """Each tag's release key, taken once (_UNKEYED for a tag outside the grammar)."""
 
     def __missing__(self, tag: str) -> tuple[int, ...]:

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..canon import digest
+from ..codes.history import ARTIFACT_HISTORY_INVALID
 from ..refusal import Refusal
 from ..tree import _GITLINK, _TREE_MODE, _TYPE_MASK, ObjectStore, ReleaseTree, TooLarge, TreeError
-from ..codes.history import ARTIFACT_HISTORY_INVALID
 from .forms import (
     ENTRY_MAX_BYTES,
     MANIFEST_MAX_BYTES,
@@ -104,10 +104,10 @@ class History:
         places: dict = {}
         for p in sorted(spans, key=lambda p: (spans[p][0], p.row.id)):
             row, span = p.row, spans[p]
-            entries.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2]))
+            entries.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2], strict=False))
             if p.pair is not None and p.dialect_digest is not None:
                 places.setdefault(p.pair, {}).setdefault(p.dialect_digest, []).extend(
-                    (index, row.id) for start, end in zip(span[::2], span[1::2]) for index in range(start, end))
+                    (index, row.id) for start, end in zip(span[::2], span[1::2], strict=False) for index in range(start, end))
         for key, held in entries.items():
             if len(held) > 1:
                 held.sort()
@@ -267,7 +267,7 @@ class Walk:
             names = self.store.tree(directory[1], rows[0].path)
         except TreeError:
             return [self._generic(tree, row) for row in rows], False
-        keys = list(zip([names.get(name, _ABSENT) for name in run.names], rows))
+        keys = list(zip([names.get(name, _ABSENT) for name in run.names], rows, strict=False))
         out = list(map(self.pinned_by.get, keys))
         keep = True
         if None in out:

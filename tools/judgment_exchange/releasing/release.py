@@ -14,16 +14,16 @@ workflow then checks the pushed tag.
 
 from __future__ import annotations
 
-from ..gitfail import reason
 import datetime
 import json
 import os
 from dataclasses import dataclass, field
 
 from ..catalog import documents as docs
-from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..catalog.grammar import release_key
 from ..codes.history import RELEASE_LEDGER_INVALID, UPGRADE_NOTE_MISSING
+from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
+from ..gitfail import reason
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger, render
 from ..history.mainline import first_parent_chain, manifest_digest
 from ..history.tags import TagListingError, list_releases

@@ -15,8 +15,8 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 
-from ..gitfail import reason
 from ..codes.signing import RELEASE_SIGNATURE_INVALID
+from ..gitfail import reason
 from ..refusal import Refusal
 from ..signing.chain import tag_message
 from ..signing.release import Governing, check_release, governing_set, signers_of

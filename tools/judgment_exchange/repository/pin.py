@@ -12,7 +12,6 @@ wrote unless it passed its grammar (the locator) or the closed form below (the r
 
 from __future__ import annotations
 
-from ..gitfail import reason
 import os
 import re
 import shlex
@@ -23,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__
-from ..refusal import Refusal
-from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree, kind_text
 from ..catalog import documents as docs
 from ..catalog import grammar
+from ..gitfail import reason
+from ..refusal import Refusal
+from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree, kind_text
 
 PATH = "verifier-pin.json"
 BOUND = 64 * 1024

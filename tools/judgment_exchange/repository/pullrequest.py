@@ -8,11 +8,12 @@ from dataclasses import dataclass
 
 from ..catalog import documents as docs
 from ..gitfail import reason
-from ..refusal import Refusal
 from ..history.mainline import LOCAL_MAIN, UPSTREAM_ORDER, ref_name, symbolic_target
+from ..refusal import Refusal
 from ..tree import MISSING, GitTree, Tree, TreeError, id_order
+
 # what a pull request changes, by kind of path: an allowlist (issue #24 item 1; zone.py; docs/trust.md)
-from .zone import DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, ACKS, is_gate_file, kind_of  # noqa: F401
+from .zone import ACKS, DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, is_gate_file, kind_of  # noqa: F401
 
 AUTO = "auto"
 

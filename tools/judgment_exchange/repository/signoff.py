@@ -13,10 +13,10 @@ author-controlled text, so a refusal names a commit by its id only and says whic
 
 from __future__ import annotations
 
-from ..gitfail import reason
 import re
 from dataclasses import dataclass, field
 
+from ..gitfail import reason
 from ..refusal import Refusal
 
 CODE = "signoff-missing"

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..refusal import Refusal, Report, Skip
-from ..tree import FILE, MISSING, Tree, kind_text
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, entry_path
+from ..refusal import Refusal, Report, Skip
+from ..tree import FILE, MISSING, Tree, kind_text
 
 PATH = "skips.json"
 BOUND = docs.MIB

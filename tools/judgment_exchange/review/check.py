@@ -17,6 +17,7 @@ span (review/upgrade.py), when both sides are commits (`--commit`, as the truste
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from ..catalog.grammar import ENTRY_ID
 from ..codes import REGISTRY, doc_link
 from ..refusal import Refusal, Report

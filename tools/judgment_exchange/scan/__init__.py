@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
+from ..codes.scan import CODES
+from ..codes.shapes import SHAPES
 from ..refusal import Refusal
 from ..tree import DIR, FILE, TooLarge, Tree, TreeError, id_order
-from ..codes.scan import CODES
 from .files import is_binary, is_script, name_says_code
-from ..codes.shapes import SHAPES
 
 __all__ = [
     "scan_entry", "scan_file", "scan_manifest", "file_bound", "CODES", "SHAPES", "FILE_LIMIT", "BOUNDS",

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add, itemgetter, methodcaller
-from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Pattern
 
 from detect_secrets.filters import heuristic
@@ -195,7 +195,7 @@ class Engine:
             settings.disable_filters(_VERIFY_FILTER)
         pairs = lines if type(lines) is list else list(lines)
         texts = list(map(_RSTRIP, map(_TEXT, pairs)))  # each line's text.rstrip(), in C
-        numbered = list(zip(map(_NUMBER, pairs), texts))
+        numbered = list(zip(map(_NUMBER, pairs), texts, strict=False))
         whole = "\n".join(texts)
         lowered = whole.lower()
         starts = _starts(texts)
@@ -627,7 +627,11 @@ def _keyword_values(plugin: KeywordDetector) -> Values:
     match. A line whose lower case is not read position for position as the pattern's case-insensitive
     matching reads it (İ, ı, ſ, or a change of length) goes to analyze_line itself.
     """
-    from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, REGEX_BY_FILETYPE
+    from detect_secrets.plugins.keyword import (
+        DENYLIST_REGEX,
+        QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP,
+        REGEX_BY_FILETYPE,
+    )
     from detect_secrets.util.filetype import determine_file_type
 
     words = tuple(sorted(KEYWORD_WORDS))

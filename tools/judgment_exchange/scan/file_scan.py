@@ -17,13 +17,21 @@ from bisect import bisect_right
 from collections import defaultdict
 from typing import Callable, Iterable
 
+from ..codes.shapes import GENERIC, SHAPES
 from .engine import Hit, engine
-from .payloads import decode, read_payload
 from .links import check_links
 from .paths import anchored, find_local_paths
-from ..codes.shapes import GENERIC, SHAPES
+from .payloads import decode, read_payload
 from .structure import (
-    LOCAL, NEWLINE, SECRETS, Token, exempt_from_secrets, exempt_prefixes, exempt_values, hex_members, in_result,
+    LOCAL,
+    NEWLINE,
+    SECRETS,
+    Token,
+    exempt_from_secrets,
+    exempt_prefixes,
+    exempt_values,
+    hex_members,
+    in_result,
     strings,
 )
 

@@ -151,7 +151,7 @@ def _by_json(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
         return None
     surrogates = _SURROGATE.search(text) is not None or "\\u" in text
     out: list[Token] = []
-    for k, (path, is_key, decoded) in zip(keep, strings_at):
+    for k, (path, is_key, decoded) in zip(keep, strings_at, strict=False):
         a, b = spans[k]
         line = place.line(a)
         col = a - place.start(line)
@@ -483,7 +483,7 @@ RESULTS_DOCUMENT = "fixtures/*/sources.json"
 
 
 def _matches(pattern: Path, path: Path) -> bool:
-    return len(pattern) == len(path) and DEEP not in path and all(p == "*" or p == q for p, q in zip(pattern, path))
+    return len(pattern) == len(path) and DEEP not in path and all(p == "*" or p == q for p, q in zip(pattern, path, strict=False))
 
 
 def exempt_from_secrets(relpath: str, token: Token) -> bool:

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import re
 
-from ..codes.signing import (RELEASE_SIGNATURE_INVALID, RELEASE_SIGNATURE_MISMATCH, RELEASE_SIGNER_UNKNOWN,
-                             RELEASE_UNSIGNED)
+from ..codes.signing import (
+    RELEASE_SIGNATURE_INVALID,
+    RELEASE_SIGNATURE_MISMATCH,
+    RELEASE_SIGNER_UNKNOWN,
+    RELEASE_UNSIGNED,
+)
 from ..refusal import Refusal
 from . import sshsig, tagobject
 from .signers import Signer, Signers, fingerprint

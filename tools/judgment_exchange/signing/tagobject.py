@@ -66,7 +66,7 @@ def parse(data: bytes) -> TagObject:
     if len(lines) != len(_HEADERS):
         raise TagObjectError("the tag object's headers are not exactly object, type, tag and tagger")
     values = []
-    for line, name in zip(lines, _HEADERS):
+    for line, name in zip(lines, _HEADERS, strict=False):
         key, space, value = line.partition(b" ")
         if key != name or not space or not value:
             raise TagObjectError("the tag object's headers are not exactly object, type, tag and tagger, in order")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .receipts import SKEW
-from .values import instant
 from ..canon import CanonError, canon
 from ..jsonstrict import integer
+from .receipts import SKEW
+from .values import instant
 
 STATUSES = ("computed", "input-missing", "cannot-compute")
 

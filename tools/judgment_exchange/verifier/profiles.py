@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import endpoint
-from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..canon import canonical_digest, is_digest
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..keys import key_refusal
+from . import endpoint
 
 _REQUIRED = {"id", "publicKey", "class", "source", "authority", "shape", "adapter", "endpoint"}
 _OPTIONAL = {"tools", "calculator", "research", "endpointScope"}

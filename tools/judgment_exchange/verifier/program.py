@@ -12,9 +12,9 @@ import os
 import sys
 from pathlib import Path
 
+from ..tree import read_regular
 from .results import Found, Refused
 from .verify import Documents, report_bytes, verify
-from ..tree import read_regular
 
 EXIT_READING, EXIT_REFUSAL, EXIT_FINDING, EXIT_CANNOT_RUN = 0, 1, 2, 3
 USAGE = ("exchange verify --dialect D --case C --profiles P --preparation X [--acquisitions A] "

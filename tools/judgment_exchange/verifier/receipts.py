@@ -6,12 +6,12 @@ import hashlib
 import re
 from typing import Any
 
-from . import endpoint
-from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
-from .values import instant
 from ..canon import CanonError, canon, digest, is_digest
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..jsonstrict import depth, integer
 from ..keys import key_id, verify
+from . import endpoint
+from .values import instant
 
 SIGNED_PREFIX = b"judgment-pack-gateway/receipt/3:"
 SKEW = 30

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..canon import CanonError, canonical_digest, preparation_form
 from ..codes import verifier as codes
+from ..jsonstrict import depth, integer
 from . import receipts, research
 from .calculation import calculation_answer
 from .results import Found, Refused
@@ -18,8 +20,6 @@ from .rule import ReadFailed, evaluate
 from .templates import commitments, instantiate, is_form, is_string_template
 from .unwrap import unwrap
 from .values import ABSENT, in_canon, instant, resolve, write
-from ..canon import CanonError, canonical_digest, preparation_form
-from ..jsonstrict import depth, integer
 
 VERIFICATION = "verified acquisitions; session sealing and input truth are not established"
 DEFAULT_ADMITS = ("asserted", "record")

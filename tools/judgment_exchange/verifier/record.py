@@ -6,10 +6,10 @@ import json
 import re
 from typing import Any
 
+from ..canon import preparation_binding
 from ..codes import verifier as codes
 from .results import Found
 from .values import json_equal
-from ..canon import preparation_binding
 
 BINDING_KIND = "judgment-pack-runner/preparation/1"
 _DECODER = json.JSONDecoder()

@@ -10,11 +10,11 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from . import receipts
-from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
-from .values import in_canon, json_equal
 from ..canon import is_digest
+from ..codes.verifier import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..jsonstrict import Number
+from . import receipts
+from .values import in_canon, json_equal
 
 MAX_RESPONSES = 64
 MAX_ENTRIES = 64

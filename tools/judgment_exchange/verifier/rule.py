@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .values import ABSENT, in_canon, instant, json_equal, resolve, write
 from ..jsonstrict import integer
+from .values import ABSENT, in_canon, instant, json_equal, resolve, write
 
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 

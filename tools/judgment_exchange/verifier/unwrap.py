@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..codes.verifier import INPUT_OVER_BOUND
+from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, loads
 from .results import Refused
 from .rule import ReadFailed
 from .values import resolve
-from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, loads
 
 MAX_UNWRAPPED_BYTES = 200000
 UNWRAPPED = Bounds(max_bytes=MAX_UNWRAPPED_BYTES, max_depth=32)

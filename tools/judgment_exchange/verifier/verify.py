@@ -16,16 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import dialect as dialect_form
+from ..canon import CanonError, canonical_digest, digest, preparation_form
 from ..codes import verifier as codes
-from . import profiles as profile_rules, receipts, research
+from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, measure, parse
+from . import profiles as profile_rules
+from . import receipts, research
 from .difference import first_difference
 from .recompute import Inputs, Recomputation, differs, recompute
-from .record import findings as record_findings, record_refusal
+from .record import findings as record_findings
+from .record import record_refusal
 from .results import Found, Reading, Refused
 from .templates import TemplateError
 from .values import instant
-from ..canon import CanonError, canonical_digest, digest, preparation_form
-from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, measure, parse
 
 READABLE_KINDS = frozenset({"operation", "research"})
 MAX_DIALECT = 131072
