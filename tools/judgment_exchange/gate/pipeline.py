@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..gitfail import reason
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..quoting import clear_report
 from ..refusal import Refusal, Report
@@ -99,7 +99,7 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
         return Comparison(unreadable=str(exc))
 
 
-def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> None:
+def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> Found:
     """The repository's rules for a pull request (RFC 0019 §6, Compatibility; issue #16 items 2, 3):
     one entry (unless `several_entries`: §6's default dropped), the pin alone, gate changes alone, an entry's
     change alone, skips.json kept."""
@@ -107,25 +107,24 @@ def _pull_request(compared: Comparison, options: GateOptions, report: Report) ->
 
     change = compared.change
     if change is None:
-        report.refusals.append(Refusal("base-unreadable", None, compared.unreadable))
-        return
+        return Found([Refusal("base-unreadable", None, compared.unreadable)])
+    found = Found()
     report.touched = change.touched
     if change.pin_moved and options.pin == PIN_BASE and report.reader is not None:
-        report.notes.append(f"this change moves the verifier pin; the reader is the base's ({report.reader.name}), "
-                            "never the change's own: a maintainer reviews the move with exchange check --base BASE "
-                            "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
+        found.notes.append(f"this change moves the verifier pin; the reader is the base's ({report.reader.name}), "
+                           "never the change's own: a maintainer reviews the move with exchange check --base BASE "
+                           "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
     review = rules.gate_review_note(change, options.base)
     if review:
-        report.notes.append(review)
+        found.notes.append(review)
         report.gate_review = review
     counted = change.counted()
-    for refusal in (None if options.several_entries else rules.one_entry_refusal(counted, options.base),
-                    rules.pin_refusal(change.pin_moved, counted, options.base),
-                    rules.gate_refusal(change, options.base), rules.other_files_refusal(change, options.base),
-                    rules.skips_removed_refusal(change, options.base),
-                    *rules.document_refusals(change, options.base)):
-        if refusal:
-            report.refusals.append(refusal)
+    found.refusals += [refusal for refusal in (
+        None if options.several_entries else rules.one_entry_refusal(counted, options.base),
+        rules.pin_refusal(change.pin_moved, counted, options.base), rules.gate_refusal(change, options.base),
+        rules.other_files_refusal(change, options.base), rules.skips_removed_refusal(change, options.base),
+        *rules.document_refusals(change, options.base)) if refusal]
+    return found
 
 
 def _base_pin_tree(tree: Tree, options: GateOptions, compared: Comparison | None) -> Tree | None:
@@ -196,110 +195,246 @@ def _name_edited(tree: Tree, report: Report, checks: list[EntryCheck], options: 
         name_edited_preparations(tree, report, checks, history)  # preparation.json alone edited (issue #34 item 7)
 
 
-def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
-    """Every check of RFC 0019 §4 on the catalog `tree`; raises CatalogUnreadable on I/O failure."""
-    options = options or GateOptions()
-    report = Report()
-    report.checks = ["manifest and entry directories", "entry.json members and the reference chain",
-                     "dialect form and binding documents", "stored and canonical digests", "fixture file sets"]
-    report.checks += ["fixture replay"] * options.replay + ["scans"] * options.scan
-    report.checks += ["SPDX licence list"] * options.spdx + ["artifact identity"] + ["history"] * options.history
-    report.checks += ["the retained release"] * (options.retained is not None)
-    try:
-        compared = _compare(tree, options) if options.base else None
-        if options.replay:  # the reader every fixture is replayed through, named in the report (docs/verifier-pin.md)
-            reader_for(tree, report, _base_pin_tree(tree, options, compared))
-        paths, stray = entry_directories(tree)
-        report.refusals += stray
-        # --entry without history reads only the entries it names plus the manifest (issue #12 item 5);
-        # with history every entry's directory is read, since the walk holds the whole release
-        narrow = bool(options.entries) and not options.history
-        started = time.perf_counter()
-        manifest = read_manifest(tree)
-        report.timed("manifest", started)
-        # --base: an entry the pull request leaves untouched is held by its manifest pins, not checked
-        # again (issue #12 item 5; pinned.py; docs/performance.md, "The pull-request path")
-        full = _given_every_check(compared, options)
-        if full is not None:
-            report.checks.append("untouched entries held by their manifest pins")
-        checks: list[EntryCheck | None] = []
-        pinned: set[str] = set()
-        every: list[tuple[str, bool]] = []  # the entries that get every check, and where each goes in `checks`
-        for path in paths:
-            if narrow and entry_id(path) not in options.entries:
-                continue
-            if full is not None and entry_id(path) not in full:
-                started = time.perf_counter()
-                check, clean = pinned_entry(tree, path)
-                report.timed("pins", started)
-                if held(check, clean, manifest):
-                    checks.append(check)
-                    pinned.add(check.id)
-                    continue
-            every.append((path, not options.entries or entry_id(path) in options.entries))
-            checks.append(None)
-        # entries are independent: checked in a pool where it pays, merged in this order (pool.py)
-        done = iter(check_entries(_check_entry, tree, every, options, report.reader,
-                                  workers_for(tree, len(every), options.workers)))
-        if every:
-            from ..catalog.spdx import check_licence  # the SPDX list, loaded when an entry gets every check
+@dataclass
+class Found:
+    """What a phase returns: its refusals and notes, recorded by the pipeline alone; `checks` names a check the
+    phase learns only as it runs that it holds (the rest of the report's list is the phases' own `checks`)."""
 
-        for at, check in enumerate(checks):
-            if check is None:
-                checks[at], part = next(done)
-                part.merge_into(report)
-                check_licence(checks[at], options, report)  # the SPDX licence list (spdx.py), in entry order
-        started = time.perf_counter()
-        if options.replay:  # skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md)
-            before = len(report.refusals)
-            acknowledge(tree, checks, report, options.entries, _left_to_moved_reader(compared, options))
-            # a held entry was not replayed, so it has no skips to be current with: its acknowledgements
-            # were held to its skips by the gate on the base (docs/performance.md)
-            report.refusals[before:] = [r for r in report.refusals[before:]
-                                        if not (r.code == "skip-acknowledgement-stale" and r.entry in pinned)]
+    refusals: list[Refusal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Run:
+    """One run of the gate: what each phase reads from the phases before it."""
+
+    tree: Tree
+    options: GateOptions
+    report: Report
+    compared: Comparison | None = None
+    paths: list[str] = field(default_factory=list)
+    manifest: Any = None
+    full: set[str] | None = None
+    checks: list[Any] = field(default_factory=list)
+    pinned: set[str] = field(default_factory=set)
+    every: list[tuple[str, bool]] = field(default_factory=list)
+    started: float = 0.0
+
+    @property
+    def change(self) -> Change | None:
+        return self.compared.change if self.compared is not None else None
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of the gate: its name, when it applies (the options), the function that returns what it
+    found, the checks the report lists when it runs, and whether a failure to read the tree in it is the
+    catalog's own (CatalogUnreadable, exit 4)."""
+
+    name: str
+    applies: Callable[[GateOptions], bool]
+    run: Callable[[Run], Found | None]
+    checks: tuple[str, ...] = ()
+    guarded: bool = True
+
+
+def _always(options: GateOptions) -> bool:
+    return True
+
+
+def _phase_compare(run: Run) -> None:
+    run.compared = _compare(run.tree, run.options)
+
+
+def _phase_reader(run: Run) -> None:
+    """The reader every fixture is replayed through, named in the report (docs/verifier-pin.md)."""
+    reader_for(run.tree, run.report, _base_pin_tree(run.tree, run.options, run.compared))
+
+
+def _phase_directories(run: Run) -> Found:
+    """The entry directories and the manifest, read once for the whole release."""
+    run.paths, stray = entry_directories(run.tree)
+    started = time.perf_counter()
+    run.manifest = read_manifest(run.tree)
+    run.report.timed("manifest", started)
+    return Found(stray)
+
+
+def _phase_select(run: Run) -> Found:
+    """Which entries get every check. --entry without history reads only the entries it names plus the
+    manifest (issue #12 item 5); with history every entry's directory is read, since the walk holds the whole
+    release. --base: an entry the pull request leaves untouched is held by its manifest pins, not checked again
+    (issue #12 item 5; pinned.py; docs/performance.md, "The pull-request path")."""
+    options, report = run.options, run.report
+    narrow = bool(options.entries) and not options.history
+    run.full = full = _given_every_check(run.compared, options)
+    for path in run.paths:
+        if narrow and entry_id(path) not in options.entries:
+            continue
+        if full is not None and entry_id(path) not in full:
+            started = time.perf_counter()
+            check, clean = pinned_entry(run.tree, path)
+            report.timed("pins", started)
+            if held(check, clean, run.manifest):
+                run.checks.append(check)
+                run.pinned.add(check.id)
+                continue
+        run.every.append((path, not options.entries or entry_id(path) in options.entries))
+        run.checks.append(None)
+    return Found(checks=[HELD] if full is not None else [])
+
+
+def _phase_entries(run: Run) -> None:
+    """Each entry's directory, replay and scan (_check_entry); entries are independent: checked in a pool where
+    it pays, merged in entry order (pool.py), each with its licence held to the SPDX list (spdx.py)."""
+    options, report = run.options, run.report
+    done = iter(check_entries(_check_entry, run.tree, run.every, options, report.reader,
+                              workers_for(run.tree, len(run.every), options.workers)))
+    if run.every:
+        from ..catalog.spdx import check_licence  # the SPDX list, loaded when an entry gets every check
+    for at, check in enumerate(run.checks):
+        if check is None:
+            run.checks[at], part = next(done)
+            part.merge_into(report)
+            check_licence(run.checks[at], options, report)
+    run.started = time.perf_counter()
+
+
+def _phase_skips(run: Run) -> Found:
+    """skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md). A held entry was not
+    replayed, so it has no skips to be current with: its acknowledgements were held to its skips by the gate on
+    the base (docs/performance.md)."""
+    report = run.report
+    before = len(report.refusals)
+    acknowledge(run.tree, run.checks, report, run.options.entries, _left_to_moved_reader(run.compared, run.options))
+    found, report.refusals[before:] = report.refusals[before:], []
+    return Found([r for r in found if not (r.code == "skip-acknowledgement-stale" and r.entry in run.pinned)])
+
+
+def _phase_release(run: Run) -> Found:
+    """The release as a whole: every --entry named, the manifest's own refusals, its scan (issue #11 item 2),
+    release-signers in its form (issue #36), and the manifest's rows against every entry."""
+    options, report, checks = run.options, run.report, run.checks
+    report.checked = [c.id for c in checks if not options.entries or c.id in options.entries]
+    report.entries = len(report.checked)
+    found = Found([Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog reads as "
+                           f"that id (entries/<publisher>/<name>)", unknown)
+                   for unknown in sorted(set(options.entries) - {c.id for c in checks})])
+    found.refusals += run.manifest.refusals
+    if options.scan:
+        found.refusals += scan_manifest(run.tree)
+    found.refusals += check_signers_file(run.tree)
+    if run.manifest.readable:
+        found.refusals += check_rows(run.manifest, checks)
+    run.report.timed("manifest", run.started)
+    run.started = time.perf_counter()
+    return found
+
+
+def _phase_identity(run: Run) -> Found:
+    """Publication and artifact identity across the release: every row's entry read (RFC 0019 §7)."""
+    return Found(identity_check(run.checks))
+
+
+def _phase_pull_request(run: Run) -> Found | None:
+    return _pull_request(run.compared, run.options, run.report) if run.compared is not None else None
+
+
+def _phase_history(run: Run) -> Found | None:
+    """The release history (history/), or the retained release alone. A base that cannot be compared is reported
+    once (base-unreadable); the history it keys is not read as if there were no base, which would report
+    refusals of another check (issue #26 item 1)."""
+    options, report = run.options, run.report
+    try:
+        if options.history and run.compared is not None and run.compared.change is None:
+            report.history = "skipped"
+            return Found(notes=["history not read: the base could not be compared (see base-unreadable)"])
+        if options.history or options.retained is not None:
+            history_check(run.tree, run.checks, options, report, run.change)
+        else:
+            report.history = "skipped"
+        return None
+    finally:
+        report.timed("identity and history", run.started)
+
+
+def _phase_selection(run: Run) -> None:
+    """With --entry, only what names the entries asked for (or no entry) is reported."""
+    wanted, report = set(run.options.entries), run.report
+    report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
+    report.warnings = [w for w in report.warnings if w.entry in wanted]
+
+
+def _phase_rerecord(run: Run) -> None:
+    rerecord_changed(run.report, run.change)  # an edited recording (docs/fix.md)
+
+
+def _phase_edited(run: Run) -> None:
+    """A fixture's edited files named, a fixture not replayed said so (issue #26 item 2)."""
+    options = run.options
+    given = [c for c in run.checks if c.id not in run.pinned and (not options.entries or c.id in options.entries)]
+    _name_edited(run.tree, run.report, given, options, run.compared)
+    unreplayed_notes(given, run.report)
+
+
+def _phase_clear(run: Run) -> None:
+    """Nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id, fixture
+    or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3, issue #16 item 4;
+    docs/reports.md)."""
+    clear_report(run.report)
+
+
+HELD = "untouched entries held by their manifest pins"
+
+PHASES: tuple[Phase, ...] = (
+    Phase("compare", lambda o: bool(o.base), _phase_compare),
+    Phase("reader", lambda o: o.replay, _phase_reader),
+    Phase("directories", _always, _phase_directories, ("manifest and entry directories",)),
+    Phase("select", _always, _phase_select),
+    Phase("entries", _always, _phase_entries, ("entry.json members and the reference chain",
+                                               "dialect form and binding documents", "stored and canonical digests",
+                                               "fixture file sets")),
+    Phase("replay", lambda o: o.replay, lambda run: None, ("fixture replay",)),  # per entry, in _check_entry
+    Phase("scan", lambda o: o.scan, lambda run: None, ("scans",)),  # per entry, in _check_entry
+    Phase("licences", lambda o: o.spdx, lambda run: None, ("SPDX licence list",)),  # per entry, spdx.py
+    Phase("skips", lambda o: o.replay, _phase_skips),
+    Phase("release", _always, _phase_release, guarded=False),
+    Phase("identity", _always, _phase_identity, ("artifact identity",), guarded=False),
+    Phase("pull request", lambda o: bool(o.base), _phase_pull_request, guarded=False),
+    Phase("history", _always, _phase_history, guarded=False),
+    Phase("history checks", lambda o: o.history, lambda run: None, ("history",)),
+    Phase("retained release", lambda o: o.retained is not None, lambda run: None, ("the retained release",)),
+    Phase("selection", lambda o: bool(o.entries), _phase_selection, guarded=False),
+    Phase("rerecord", _always, _phase_rerecord, guarded=False),
+    Phase("edited", lambda o: o.replay, _phase_edited, guarded=False),
+    Phase("clear", _always, _phase_clear, guarded=False),
+)
+"""The gate, in order (docs/architecture.md, "The gate's phases"; a test holds the two equal)."""
+
+
+def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
+    """Every check of RFC 0019 §4 on the catalog `tree`, as the declared PHASES: each that applies runs in order
+    and the pipeline alone records what it returns; raises CatalogUnreadable on I/O failure."""
+    run = Run(tree, options or GateOptions(), Report())
+    phases = [phase for phase in PHASES if phase.applies(run.options)]
+    run.report.checks = [check for phase in phases for check in phase.checks]  # the report's list, from the phases
+    for phase in phases:
+        found = _guard(phase, run) if phase.guarded else phase.run(run)
+        if found is not None:
+            run.report.refusals += found.refusals
+            run.report.notes += found.notes
+            run.report.checks += found.checks
+    return run.report
+
+
+def _guard(phase: Phase, run: Run) -> Found | None:
+    """A phase that reads the catalog's tree: a failure to read it is the catalog's (exit 4)."""
+    try:
+        return phase.run(run)
     except TreeError as exc:
         raise CatalogUnreadable(str(exc)) from exc
     except Exception as exc:  # the object database of a GitTree can fail in several ways
         if exc.__class__.__module__.startswith(("git", "gitdb")):
             raise CatalogUnreadable(f"the repository cannot be read ({reason(exc)})") from exc
         raise
-    report.checked = [c.id for c in checks if not options.entries or c.id in options.entries]
-    report.entries = len(report.checked)
-    for unknown in sorted(set(options.entries) - {c.id for c in checks}):
-        report.refusals.append(Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog "
-                                       f"reads as that id (entries/<publisher>/<name>)", unknown))
-    report.refusals += manifest.refusals
-    if options.scan:  # manifest.json to the same scan as every entry's files (issue #11 item 2)
-        report.refusals += scan_manifest(tree)
-    report.refusals += check_signers_file(tree)  # release-signers in its form, when the catalog has one (issue #36)
-    if manifest.readable:
-        report.refusals += check_rows(manifest, checks)
-    report.timed("manifest", started)
-    started = time.perf_counter()
-    report.refusals += identity_check(checks)
-    if compared is not None:
-        _pull_request(compared, options, report)
-    if options.history and compared is not None and compared.change is None:
-        # a base that cannot be compared is reported once (base-unreadable); the history it keys is not read
-        # as if there were no base, which would report refusals of another check (issue #26 item 1)
-        report.history = "skipped"
-        report.notes.append("history not read: the base could not be compared (see base-unreadable)")
-    elif options.history or options.retained is not None:
-        history_check(tree, checks, options, report, compared.change if compared is not None else None)
-    else:
-        report.history = "skipped"
-    report.timed("identity and history", started)
-    if options.entries:
-        wanted = set(options.entries)
-        report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
-        report.warnings = [w for w in report.warnings if w.entry in wanted]
-    rerecord_changed(report, compared.change if compared is not None else None)  # an edited recording (docs/fix.md)
-    if options.replay:  # a fixture's edited files named, a fixture not replayed said so (issue #26 item 2)
-        given = [c for c in checks if c.id not in pinned and (not options.entries or c.id in options.entries)]
-        _name_edited(tree, report, given, options, compared)
-        unreplayed_notes(given, report)
-    # nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id,
-    # fixture or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3,
-    # issue #16 item 4; docs/reports.md)
-    clear_report(report)
-    return report
