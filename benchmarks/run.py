@@ -14,7 +14,8 @@ then a pull-request branch changing one entry. Beside it, a copy repacked from s
 --aggressive --prune=now`, cached too) and, each run, an empty catalog in a fresh git repository.
 
 Before timing it compiles the package's bytecode in place (`python -m compileall`, and pytest's bytecode
-of what it rewrites: `compile_bytecode`), again before each round. Each round runs every step once; each figure's baseline is the step just before it in
+of what it rewrites: `compile_bytecode`), again before each round. Each round runs every step once; each figure's
+baseline is the step just before it in
 the same round (read + SHA-256 of every file of the catalog before each gate figure, `git cat-file
 --batch` of the same blobs before each history walk, `python -c pass` before the empty catalog, the
 gate with history before pytest), so the machine's load falls on both alike. It prints, for each
@@ -101,10 +102,15 @@ def _templates(publisher: int, cache: dict) -> dict[str, demo.Entry]:
                                   "digest": sha(stdlib_canon(dialect))})
     if "runner" not in cache:  # the Runner's keys, not a publisher's: made once, the contributor's way
         cache["runner"] = {
-            "runner-copy": demo.runner_entry("runner.template", "mapping-v2-before-calculators", "vendor-7", "t", "d", "s"),
-            "runner-registry": demo.runner_entry("runner.template", "mapping-v2-unsigned-parameters", "vendor-7",
-                                                 "t", "d", "s"),
-            "preset": demo.preset_entry(), "output": demo.output_entry()}
+            "runner-copy": demo.runner_entry(
+                "runner.template", "mapping-v2-before-calculators", "vendor-7", "t", "d", "s"
+            ),
+            "runner-registry": demo.runner_entry(
+                "runner.template", "mapping-v2-unsigned-parameters", "vendor-7", "t", "d", "s"
+            ),
+            "preset": demo.preset_entry(),
+            "output": demo.output_entry(),
+        }
     out.update(cache["runner"])
     return out
 
@@ -135,7 +141,12 @@ def _entry_files(e: demo.Entry, entry_id: str, kind: str, n: int, revision: int)
 
 def _row(e: demo.Entry, entry_id: str, files: dict[str, bytes]) -> dict:
     base = "entries/" + entry_id.replace(".", "/", 1)
-    row: dict[str, Any] = {"id": entry_id, "kind": e.kind, "path": base, "entryDigest": sha(files[f"{base}/entry.json"])}
+    row: dict[str, Any] = {
+        "id": entry_id,
+        "kind": e.kind,
+        "path": base,
+        "entryDigest": sha(files[f"{base}/entry.json"]),
+    }
     for name, member in (("dialect.json", "dialectDigest"), ("output.json", "outputDigest")):
         if name in e.files:
             row[member] = sha(e.files[name])
@@ -440,8 +451,24 @@ def compile_bytecode(pytest: bool = True) -> str:
            "ignored by git)"
     if pytest:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--collect-only",
-                               "tests/test_entries.py"], cwd=ROOT, capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-n",
+                "0",
+                "-p",
+                "no:cacheprovider",
+                "--collect-only",
+                "tests/test_entries.py",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         if done.returncode != 0:
             raise SystemExit(f"pytest --collect-only failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
         said += "; pytest's rewritten bytecode: PYTHONDONTWRITEBYTECODE= pytest --collect-only tests/test_entries.py"
@@ -643,7 +670,8 @@ def main() -> None:
     print()
     timings, took, replayed = phases(repo)
     total = sum(timings.values()) or 1.0
-    print(f"per-phase split of one in-process full gate without history, one process ({took:.2f} s, {replayed} fixtures "
+    print(f"per-phase split of one in-process full gate without history, one process ({took:.2f} s, {replayed} "
+          "fixtures "
           f"replayed, {took / max(1, info['entries']) * 1000:.1f} ms per entry):")
     for phase, seconds in timings.items():
         print(f"  {phase:24s} {seconds:7.2f} s  {seconds / total * 100:5.1f} %")

@@ -49,7 +49,11 @@ def _documents(index: int) -> dict[str, str]:
         "description": f"Reads vendor rows for intake triage, variant {index}.",
         "direction": "input",
         "pack": {"id": run["release"]["packId"], "versions": ">=0.1.0"},
-        "dialect": {"path": "dialect.json", "dialectVersion": 2, "digest": run["release"]["sample"]["preparation"]["mappingDigest"]},
+        "dialect": {
+            "path": "dialect.json",
+            "dialectVersion": 2,
+            "digest": run["release"]["sample"]["preparation"]["mappingDigest"],
+        },
         "sourceKinds": ["operation"],
         "licence": "Apache-2.0",
         "author": f"publisher-{index % 16}",
@@ -57,7 +61,8 @@ def _documents(index: int) -> dict[str, str]:
         "fixtures": [{"name": "basic", "path": "fixtures/basic", "preparationDigest": "sha256:" + "0" * 64}],
         "verification": [],
     }
-    readme = f"# Entry {index}\n\nReads a vendor's row; see [the dialect](dialect.json) and [its fixture](fixtures/basic/case.json).\n"
+    readme = (f"# Entry {index}\n\nReads a vendor's row; see [the dialect](dialect.json) and "
+              "[its fixture](fixtures/basic/case.json).\n")
     if index % 32 == 31:
         readme += "Reproduce with dapi" + "0123456789abcdef" * 2 + " against the workspace.\n"
     indent = lambda v: json.dumps(v, indent=2) + "\n"  # noqa: E731
@@ -152,7 +157,9 @@ def _hostile_one(kind: str) -> None:
             value = {"vendor": {"response": {"result": {"key": "x", "attachment": payload}}}}
             rel, data = "fixtures/basic/sources.json", json.dumps(value).encode()
         else:
-            facts = {"facts": [{"value": "token " + base64.b64encode(rng.randbytes(8_388_608 * 3 // 4 - 200)).decode()}]}
+            facts = {
+                "facts": [{"value": "token " + base64.b64encode(rng.randbytes(8_388_608 * 3 // 4 - 200)).decode()}]
+            }
             rel, data = "fixtures/basic/preparation.json", json.dumps(facts).encode()
         (entry / rel).write_bytes(data)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

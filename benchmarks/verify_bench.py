@@ -42,14 +42,35 @@ def maximal(count: int = 15, responses: int = 64) -> tuple[bytes, dict[str, byte
         parameters = {} if i == 0 else {"previous": {"from": f"s{i - 1:02d}", "pointer": f"/s{i - 1:02d}/next",
                                                      "type": "string"}}
         arguments = {"id": {"$param": "vendorId"}} if i == 0 else {"id": {"$param": "previous"}}
-        rule = {"ruleVersion": "1", "parameters": {"runAt": "timestamp", "window": "integer"}, "clauses": [
-            {"when": {"op": "all", "of": [{"op": "exists", "field": "/next"},
-                                          {"op": "freshWithin", "field": "/observedAt", "asOf": "runAt", "maxAge": "window"}]},
-             "claim": {"facts": [{"pointer": f"/{name}/next", "from": "/next"}, {"pointer": f"/{name}/rows", "from": "/rows"}],
-                       "evidence": {f"{name}-record": "present"}, "acquisitionStatus": "resolved"},
-             "reason": "found"},
-            {"when": {"op": "always"}, "claim": {"facts": [], "evidence": {f"{name}-record": "unknown"},
-                                                 "acquisitionStatus": "unknown"}, "reason": "none"}]}
+        rule = {
+            "ruleVersion": "1",
+            "parameters": {"runAt": "timestamp", "window": "integer"},
+            "clauses": [
+                {
+                    "when": {
+                        "op": "all",
+                        "of": [
+                            {"op": "exists", "field": "/next"},
+                            {"op": "freshWithin", "field": "/observedAt", "asOf": "runAt", "maxAge": "window"},
+                        ],
+                    },
+                    "claim": {
+                        "facts": [
+                            {"pointer": f"/{name}/next", "from": "/next"},
+                            {"pointer": f"/{name}/rows", "from": "/rows"},
+                        ],
+                        "evidence": {f"{name}-record": "present"},
+                        "acquisitionStatus": "resolved",
+                    },
+                    "reason": "found",
+                },
+                {
+                    "when": {"op": "always"},
+                    "claim": {"facts": [], "evidence": {f"{name}-record": "unknown"}, "acquisitionStatus": "unknown"},
+                    "reason": "none",
+                },
+            ],
+        }
         source = {"name": name, "kind": "operation", "profile": "records", "profileDigest": digest, "maxAge": 300,
                   "arguments": {"tool": "lookup", "arguments": arguments}, "read": {"rule": rule}}
         if parameters:
@@ -69,7 +90,9 @@ def maximal(count: int = 15, responses: int = 64) -> tuple[bytes, dict[str, byte
         request = {"prompt": f"question {i}"}
         answer = gateway.acquire(ai, request, {"answer": "y" * 512, "index": i}, AT)["response"]
         retained.append({"profile": {"id": "ai", "digest": canonical_digest(ai)}, "request": request, **answer})
-    answers = {f"f{i}": {"status": "found", "cites": list(range(i, responses, 8)), "value": f"value {i}"} for i in range(8)}
+    answers = {
+        f"f{i}": {"status": "found", "cites": list(range(i, responses, 8)), "value": f"value {i}"} for i in range(8)
+    }
     acquisitions["research"] = {"response": {"result": {"fields": answers, "responses": retained}}}
     dialect = {"version": 3, "case": {"parameters": {"vendorId": {"pointer": "/id", "type": "integer"},
                                                      "window": {"pointer": "/window", "type": "integer"}},

@@ -207,7 +207,12 @@ def summary(report: Report, read: Reader, prefix: str = "", limit: int = SUMMARY
                  f"{markdown_text(w.how_to_fix() or '')} |" for w in report.warnings]
         body.append("")
     if report.skipped:
-        body += ["### Skipped fixtures (held by their digests only)", "", "| entry | fixture | reason |", "|---|---|---|"]
+        body += [
+            "### Skipped fixtures (held by their digests only)",
+            "",
+            "| entry | fixture | reason |",
+            "|---|---|---|",
+        ]
         body += [f"| {markdown_text(s.entry)} | {markdown_text(s.fixture)} | {markdown_text(s.text())} |"
                  for s in report.skipped]
         body.append("")

@@ -38,7 +38,13 @@ class CanonError(Exception):
 
 _SHORT = {0x22: '\\"', 0x5C: "\\\\", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"}
 _CANON_ESCAPES = {c: f"\\u{c:04x}" for c in range(0x20)} | _SHORT
-_PREP_ESCAPES = _CANON_ESCAPES | {0x26: "\\u0026", 0x3C: "\\u003c", 0x3E: "\\u003e", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+_PREP_ESCAPES = _CANON_ESCAPES | {
+    0x26: "\\u0026",
+    0x3C: "\\u003c",
+    0x3E: "\\u003e",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
 
 
 def _string(text: str, table: dict[int, str]) -> str:

@@ -68,7 +68,8 @@ def locate(data: bytes, steps: Sequence[Any], *, text_indices: bool = False, end
     """The one lookup of a pointer in a JSON document's bytes (annotations.line_of, authoring/jsonedit): the root
     and then each step's value, in order, each step a member name (str) or an array index (an int, never a bool;
     with `text_indices`, a str of RFC 6901's index grammar, as a pointer's text gives it). Fewer spans than
-    steps + 1: the last is the nearest present ancestor (a member absent, a step into a scalar, or bytes that stop being JSON);
+    steps + 1: the last is the nearest present ancestor (a member absent, a step into a scalar, or bytes that stop being
+    JSON);
     none for bytes holding no value. The first member of a name is the one found. Never raises; reads only up to
     what it finds, and to each value's end only with `ends`."""
     at = _ws(data, 0)

@@ -47,8 +47,24 @@ _ENTRY_ID = re.compile(r"[a-z0-9]+(\.[a-z0-9-]+)+")  # catalog/grammar.ENTRY_ID 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _FIXTURE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # catalog/grammar.FIXTURE_NAME (§3)
 
-ROOT_NAMES = frozenset({"entries", "manifest.json", "skips.json", "releases.json", "verifier-pin.json", "README.md",
-                        "release-signers", "docs", "CONTRIBUTING.md", "LICENSE", ".github", "schemas", "tools", "tests"})
+ROOT_NAMES = frozenset(
+    {
+        "entries",
+        "manifest.json",
+        "skips.json",
+        "releases.json",
+        "verifier-pin.json",
+        "README.md",
+        "release-signers",
+        "docs",
+        "CONTRIBUTING.md",
+        "LICENSE",
+        ".github",
+        "schemas",
+        "tools",
+        "tests",
+    }
+)
 """Names at the repository's root that a refusal may name (the catalog's own files and directories)."""
 
 ENTRY_NAMES = frozenset({"entry.json", "README.md", "dialect.json", "output.json", "fixtures"})

@@ -165,7 +165,9 @@ class WorkingTree:
         try:
             fd = open_regular(full)  # never blocks: a FIFO here is refused, not waited on (issue #11 item 4)
         except NotRegular as exc:
-            raise TreeError(f"{path}: not a regular file (a FIFO, device, socket or directory); nothing was read") from exc
+            raise TreeError(
+                f"{path}: not a regular file (a FIFO, device, socket or directory); nothing was read"
+            ) from exc
         except OSError as exc:
             raise TreeError(f"{path}: {exc.strerror}") from exc
         try:

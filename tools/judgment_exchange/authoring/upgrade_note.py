@@ -7,7 +7,8 @@ TAG (default: the latest release holding the entry), read from the release's own
 releases being the ledger's rows (releases.json; each read at the commit its row records and held to its
 manifestDigest), or, in a catalog without a ledger, its release tags. The ledger's rows are the working
 tree's and then those main's ledger adds (main as every command resolves it): a branch cut before a release
-lacks that release's row, which the gate's upgrade-note-missing warning names (issue #34 item 7). entry.json is edited in place
+lacks that release's row, which the gate's upgrade-note-missing warning names (issue #34 item 7). entry.json is edited
+in place
 (jsonedit: every other byte kept), then the entry's manifest row is re-pinned.
 """
 

@@ -6,7 +6,8 @@ The address is where a visitor fetches the catalog from, so the command the site
 repository's URL from the workflow's context), yet it is shown on every page, so it is held to a narrow
 form before anything is written: `https:` only, a host, no user information (no credentials in it), no
 query or fragment, only letters, digits, `-._~:/` and `%XX` escapes (so the command is copied as it is,
-with no quoting), at most ADDRESS_CHARS characters, and no shape the scan refuses. A refused address is never repeated (it may hold what it should not).
+with no quoting), at most ADDRESS_CHARS characters, and no shape the scan refuses. A refused address is never repeated
+(it may hold what it should not).
 
 A GitHub address (`https://github.com/OWNER/REPO`, optionally `.git` or a final `/`) also gives links to
 the forge: each file as published at the release commit (`/blob/COMMIT/PATH`), the release's page and the

@@ -175,8 +175,12 @@ def dialect_view(data: bytes) -> dict | None:
     sources = [(source, *_read_of(source.get("read"))) for source in _list(document.get("sources"))
                if isinstance(source, dict)]
     table = document.get("admits") if isinstance(document.get("admits"), dict) else {}
-    admits = [(target, classes, what) for member, what in (("facts", "fact target"), ("evidence", "evidence requirement"))
-              if isinstance(table.get(member), dict) for target, classes in table[member].items()]
+    admits = [
+        (target, classes, what)
+        for member, what in (("facts", "fact target"), ("evidence", "evidence requirement"))
+        if isinstance(table.get(member), dict)
+        for target, classes in table[member].items()
+    ]
     unmapped, unmapped_evidence = _list(document.get("unmapped")), _list(document.get("unmappedEvidence"))
     name = _Names([*parameters, *(s.get("name") for s, *_ in sources), *(f for *_, facts, _e in sources for f in facts),
                    *(e for *_, evidence in sources for e in evidence), *(t for t, _, _ in admits), *unmapped,
@@ -185,7 +189,8 @@ def dialect_view(data: bytes) -> dict | None:
             "parameters": [{"name": name(k), "type": v.get("type") if isinstance(v, dict) and v.get("type") in TYPES
                             else shown.withheld("not a parameter type")} for k, v in parameters.items()],
             "sources": [{"name": name(source.get("name")),
-                         "kind": source.get("kind") if source.get("kind") in KINDS else shown.withheld("not a source kind"),
+                         "kind": source.get("kind") if source.get("kind") in KINDS else shown.withheld("not a source "
+                                                                                                       "kind"),
                          "read": how, "facts": [name(f) for f in facts], "evidence": [name(e) for e in evidence]}
                         for source, how, facts, evidence in sources],
             "admits": [{"target": name(target), "what": what,

@@ -142,8 +142,17 @@ def readme_lines(text: str, safe: Safe, indent: str = "    ") -> list[str]:
         lead = first[:len(first) - len(first.lstrip())]
         bullet = lead + (first.lstrip()[:2] if first.lstrip()[:2] in ("- ", "* ", "+ ") else "")
         joined = " ".join(p.strip() for p in paragraph)
-        out.extend(textwrap.wrap(joined, WIDTH, initial_indent=indent + lead, subsequent_indent=indent + " " * len(bullet),
-                                 break_long_words=False, break_on_hyphens=False) or [indent.rstrip()])
+        out.extend(
+            textwrap.wrap(
+                joined,
+                WIDTH,
+                initial_indent=indent + lead,
+                subsequent_indent=indent + " " * len(bullet),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or [indent.rstrip()]
+        )
         paragraph.clear()
 
     for raw in text.rstrip("\n").split("\n"):

@@ -122,7 +122,8 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     """Every check of §3 on one entry directory, but replay, scans and history."""
     check = EntryCheck(entry_id(path), path)
     if entry_path(check.id) != path or not grammar.ENTRY_ID.fullmatch(check.id):
-        check.refuse("entry-id-path", path, f"{path_text(path)} is not entries/<publisher>/<name> for an id of §3's grammar "
+        check.refuse("entry-id-path", path, f"{path_text(path)} is not entries/<publisher>/<name> for an id of §3's "
+                                            "grammar "
                                             "(publisher [a-z0-9]+, name [a-z0-9-] with dots); rename the directory")
     try:
         listing = {n.name: n for n in tree.list(path)}
@@ -326,7 +327,8 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     if check.kind == "preset":
         bound = dialect_form.bound_sources(doc)
         if bound:
-            check.refuse("bound-derivative", path, f"source {described(bound[0], 'a name')} is bound; a preset publishes "
+            check.refuse("bound-derivative", path, f"source {described(bound[0], 'a name')} is bound; a preset "
+                                                   "publishes "
                                                    "every source that has an unbound form unbound (RFC 0019 §3)")
     _check_source_kinds(check, doc)
 
@@ -380,7 +382,8 @@ def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
             check.refuse("entry-file-not-regular", f"{base}/{name}", "a fixture is a directory")
     for name, prep_digest in named:
         if name not in present:
-            check.refuse("fixture-missing", f"{base}/{name}", f"entry.json lists fixture {quoted(name, grammar.FIXTURE_NAME, 'a name')}; "
+            check.refuse("fixture-missing", f"{base}/{name}", "entry.json lists fixture "
+                                                              f"{quoted(name, grammar.FIXTURE_NAME, 'a name')}; "
                                                               "record it under fixtures/<its name>/")
         elif present[name].kind == DIR:
             check.fixtures.append(_check_fixture(tree, check, f"{base}/{name}", name, prep_digest))
@@ -440,7 +443,8 @@ def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: st
     raw = docs.read_json(tree, path, docs.PREPARATION_BOUND)
     if raw.data is not None and prep_digest is not None and digest(raw.data) != prep_digest:
         check.refuse("preparation-digest-mismatch", path,
-                     f"preparationDigest in entry.json is {quoted_digest(prep_digest)}; preparation.json's stored bytes digest to "
+                     f"preparationDigest in entry.json is {quoted_digest(prep_digest)}; preparation.json's stored "
+                     "bytes digest to "
                      f"{digest(raw.data)}")
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))

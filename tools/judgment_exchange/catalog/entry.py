@@ -206,9 +206,14 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     if "author" in value:
         r.string(value["author"], "author", 1, 100)
     if "assertion" in value and value["assertion"] != ASSERTION:
-        r.out.append(Refusal("assertion-mismatch", path,
-                             "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md",
-                             pointer="/assertion"))
+        r.out.append(
+            Refusal(
+                "assertion-mismatch",
+                path,
+                "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md",
+                pointer="/assertion",
+            )
+        )
     if kind == "dialect":
         _fixtures(value, direction, r)
     _verification(value, kind, r)
@@ -331,7 +336,8 @@ def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
     allowed = source_kinds_list(value)
     for i, k in enumerate(s):
         if k not in allowed:
-            r.add(INVALID, f"sourceKinds/{i}", f"{described(k, 'a string')} is not a source kind of this family ({', '.join(allowed)})")
+            r.add(INVALID, f"sourceKinds/{i}", f"{described(k, 'a string')} is not a source kind of this family "
+                                               f"({', '.join(allowed)})")
 
 
 def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
@@ -358,7 +364,7 @@ def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
                 r.add(INVALID, f"{member}/name", f"{name!r} is given twice; fixture names are distinct")
             seen.add(name)
         if "path" in item and isinstance(name, str) and item["path"] != f"fixtures/{name}":
-            shown = f"\"fixtures/{name}\"" if grammar.FIXTURE_NAME.fullmatch(name) else "fixtures/ and the fixture's name"
+            shown = f'"fixtures/{name}"' if grammar.FIXTURE_NAME.fullmatch(name) else "fixtures/ and the fixture's name"
             r.add(INVALID, f"{member}/path", f"expected {shown}")
         if "preparationDigest" in item:
             r.digest(item["preparationDigest"], f"{member}/preparationDigest")

@@ -51,7 +51,9 @@ def read_manifest(tree: Tree) -> Manifest:
         return out
     value = read.value
     if not isinstance(value, list):
-        out.refusals.append(Refusal("manifest-malformed", PATH, "manifest.json is a JSON array of rows ([] when empty)"))
+        out.refusals.append(
+            Refusal("manifest-malformed", PATH, "manifest.json is a JSON array of rows ([] when empty)")
+        )
         return out
     if len(value) > MAX_ROWS:
         out.refusals.append(Refusal("manifest-over-bound", PATH, f"{len(value)} rows, over the bound of {MAX_ROWS}"))
@@ -207,7 +209,8 @@ def check_rows(manifest: Manifest, checks: list[EntryCheck]) -> list[Refusal]:
     by_id = {c.id: c for c in checks}
     for check in checks:
         if check.id not in manifest.rows and not any(r.entry == check.id for r in manifest.refusals):
-            out.append(Refusal("manifest-entry-unlisted", PATH, f"{path_text(check.path)} has no row; run exchange manifest "
+            out.append(Refusal("manifest-entry-unlisted", PATH, f"{path_text(check.path)} has no row; run exchange "
+                                                                "manifest "
                                                                 "--write and commit the row with the entry", check.id))
     for rid, row in manifest.rows.items():
         if rid not in by_id:

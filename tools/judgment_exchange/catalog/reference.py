@@ -127,7 +127,9 @@ def reference_refusal(entry: dict, document: Any, readable: bool, known_digest: 
     return _chain(*found) if found else None
 
 
-def _reference_refusal(entry: dict, document: Any, readable: bool, known_digest: str | None = None) -> tuple[str, str] | None:
+def _reference_refusal(
+    entry: dict, document: Any, readable: bool, known_digest: str | None = None
+) -> tuple[str, str] | None:
     kind = entry.get("kind")
     direction = entry.get("direction")
     problem = _form(entry, kind)
@@ -162,7 +164,8 @@ def _reference_refusal(entry: dict, document: Any, readable: bool, known_digest:
         except CanonError as exc:
             return ("dialect-digest-mismatch", f"dialect/digest: dialect.json has no canonical form ({exc})")
         if actual != ref["digest"]:
-            return ("dialect-digest-mismatch", f"dialect/digest is {digest(ref['digest'])}, the document's canonical digest "
+            return ("dialect-digest-mismatch", f"dialect/digest is {digest(ref['digest'])}, the document's canonical "
+                                               "digest "
                                                f"is {actual}")
     return None
 

@@ -98,7 +98,8 @@ def register(sub) -> None:
                                  "[--case NAME ...] [--jobs N] [-- COMMAND ...]",
                            description="Each case's repository is rebuilt in a temporary directory and COMMAND is "
                                        "called with --location DIR --tag TAG --history N [--retained FILE] "
-                                       "[--signers FILE] [--held TAG ...], the same arguments at every tier; it prints one JSON "
+                                       "[--signers FILE] [--held TAG ...], the same arguments at every tier; it prints "
+                                       "one JSON "
                                        "verdict, compared with the case's verdict at the tier COMMAND's reader has "
                                        "(docs/conformance.md). With no COMMAND, this project's own consumer runs "
                                        "through the same contract, at the tier given.")
@@ -132,7 +133,8 @@ def register(sub) -> None:
     consume.add_argument("--history", required=True, type=_history, metavar="N", help="maxHistoryReleases, 1 to 128")
     consume.add_argument("--retained", metavar="FILE", help="the kit's retained state for this case")
     consume.add_argument("--held", action="append", metavar="TAG", help="a previous release whose manifest is held")
-    consume.add_argument("--signers", metavar="FILE", help="a signing case's pinned signers set (release-check --signers)")
+    consume.add_argument("--signers", metavar="FILE", help="a signing case's pinned signers set (release-check "
+                                                           "--signers)")
     consume.add_argument("--tier", choices=TIERS, default="specification",
                          help="this consumer's reader tier: specification (release-check as it is) or none (its "
                               "reader switched off in the adapter, for the kit's tier-none verdicts)")

@@ -112,7 +112,8 @@ def cmd_release_check(args: argparse.Namespace) -> int:
             result.report.refusals.append(refusal)
         unknown = [i for i in args.forget or () if lock is None or i not in lock.withdrawn]
         if refusal is None and unknown:  # the id matched the grammar above, so it is printed
-            raise Exit(USAGE, f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only an "
+            raise Exit(USAGE, f"{command}: --forget {unknown[0]}: the lock keeps no withdrawn entry of that id (only "
+                              "an "
                               "entry a release withdrew, recorded by an earlier --update, is forgotten)")
     if result is None:
         try:
@@ -211,7 +212,8 @@ def register(sub) -> None:
 
     ud = sub.add_parser("upgrade-diff", help="what changed between two releases, for review (§7)",
                         usage="exchange upgrade-diff LOCATION FROM_TAG TO_TAG | LOCATION --lock FILE TO_TAG "
-                              "[--history N | --no-history] [--signers FILE] [--require-signed] [--format text|json|markdown]")
+                              "[--history N | --no-history] [--signers FILE] [--require-signed] [--format "
+                              "text|json|markdown]")
     ud.add_argument("location")
     ud.add_argument("tags", nargs="+", metavar="TAG", help="FROM_TAG TO_TAG, or TO_TAG alone with --lock")
     ud.add_argument("--lock", metavar="FILE", help="the consumer's lock: FROM is the locked release")

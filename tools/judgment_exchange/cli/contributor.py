@@ -97,7 +97,8 @@ def cmd_signoff(args: argparse.Namespace) -> int:
 
         for refusal, _ in report.refusals:
             fix = here or fix_text(refusal.code)
-            print(f"::error title={escape_property(refusal.code)}::{escape_data(refusal.detail + chr(10) + 'fix: ' + fix)}")
+            print("::error "
+                  f"title={escape_property(refusal.code)}::{escape_data(refusal.detail + chr(10) + 'fix: ' + fix)}")
         counted = f"{report.commits} checked, {report.merges} merge(s) not checked"
         where = f"{report.base}..{report.head}: " if report.base else ""
         print(f"::notice title=exchange signoff::{escape_data(f'{where}{counted}; result: {verdict}')}")
@@ -219,7 +220,8 @@ def stale_fixtures(plan) -> int:
     for blocker in plan.stale:
         print(f"exchange fix: {safe(blocker.line())}", file=sys.stderr)
     if plan.stale:
-        print(f"exchange fix: but {len(plan.stale)} fixture(s) no longer replay though their pins are current, which no "
+        print(f"exchange fix: but {len(plan.stale)} fixture(s) no longer replay though their pins are current, which "
+              "no "
               "pin fixes and exchange check refuses: restore or re-record each one named above (docs/fix.md)",
               file=sys.stderr)
     return PASS
@@ -345,9 +347,12 @@ def register(sub) -> None:
                        help="with --base: replay through the reader the base's verifier-pin.json names (base, the "
                        "default: a change never chooses its own judge) or the change's own (change: reviewing a "
                        "pin move; docs/trust.md)")
-    check.add_argument("--several-entries", action="store_true",
-                       help="with --base: a pull request may touch several entries (drops RFC 0019 §6's "
-                       "one-entry-per-pull-request, a default a catalog may drop; every other rule stays; docs/init.md)")
+    check.add_argument(
+        "--several-entries",
+        action="store_true",
+        help="with --base: a pull request may touch several entries (drops RFC 0019 §6's "
+        "one-entry-per-pull-request, a default a catalog may drop; every other rule stays; docs/init.md)",
+    )
     check.add_argument("--workers", type=workers, metavar="N",
                        help="processes checking entries (default: one per core on a large catalog; 1: this process)")
     check.set_defaults(run=cmd_check)

@@ -188,7 +188,8 @@ def register(sub) -> None:
                            "(Markdown) on standard output (docs/releasing.md)")
     notes.add_argument("tag", metavar="TAG")
     notes.add_argument("--report", required=True, metavar="FILE", help="exchange check --format json's report")
-    notes.add_argument("--commit", required=True, metavar="REV", help="the released commit (manifest.json is read there)")
+    notes.add_argument("--commit", required=True, metavar="REV", help="the released commit (manifest.json is read "
+                                                                      "there)")
     notes.add_argument("--catalog", default=".", help="the repository's root (default: the current directory)")
     notes.set_defaults(run=cmd_release_notes)
 

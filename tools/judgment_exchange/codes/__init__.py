@@ -1,7 +1,8 @@
 """Every refusal and finding code the project reports, in one registry (issue #9 item 5).
 
 Each area's table of `Code` records is a module of this package (codes/catalog.py, dialect.py, verifier.py,
-history.py, repository.py, authoring.py, scan.py, signing.py; the scan's shapes in codes/shapes.py), low in the layers so
+history.py, repository.py, authoring.py, scan.py, signing.py; the scan's shapes in codes/shapes.py), low in the layers
+so
 that `refusal` (below every area) can give a refusal its fix: an area imports its codes from here, never the
 reverse (issue #29; the import contract in pyproject.toml). `REGISTRY` joins them. docs/codes.md is generated from it:
 `python -m judgment_exchange.codes --write` rewrites the page, `--check` exits 1 when it is stale
@@ -79,7 +80,12 @@ def markdown() -> str:
         "",
     ]
     for area, codes in AREAS.items():
-        out += [f"## {area[0].upper()}{area[1:]}", "", "| code | meaning | how to fix | defined by |", "|---|---|---|---|"]
+        out += [
+            f"## {area[0].upper()}{area[1:]}",
+            "",
+            "| code | meaning | how to fix | defined by |",
+            "|---|---|---|---|",
+        ]
         for code, record in codes.items():
             out.append(
                 f'| <a id="{code}"></a>`{code}` | {_cell(record.meaning)} | {_cell(fix_text(code) or "")} '

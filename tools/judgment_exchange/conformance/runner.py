@@ -180,7 +180,11 @@ def _signed_retained(case: dict, data: bytes) -> bytes:
     retained = case["retained"]
     if "signers" not in retained:
         return data
-    value = json.loads(data) | {"retainedVersion": 3, "signers": retained["signers"], "tagObject": retained["tagObject"]}
+    value = json.loads(data) | {
+        "retainedVersion": 3,
+        "signers": retained["signers"],
+        "tagObject": retained["tagObject"],
+    }
     return (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("ascii")
 
 
@@ -355,7 +359,10 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
             for case, result in zip(chosen, results, strict=False)]
     widths = [max(len(r[i]) for r in rows + [("case", "status", f"expected at {tier}", "")]) for i in range(3)]
     for line in [("case", "status", f"expected at {tier}", "got")] + rows:
-        out.write(escape("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths, strict=False)) + f"  {line[3]}") + "\n")
+        out.write(
+            escape("  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths, strict=False)) + f"  {line[3]}")
+            + "\n"
+        )
     for case, result in zip(chosen, results, strict=False):
         if isinstance(result, Outcome) and result.failed:
             _failure(kit, case, result, options, out)

@@ -319,8 +319,14 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
             continue
         found = "sha256:" + hashlib.sha256(data).hexdigest()
         if found != was.entry_digest:
-            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json digests to {found}, "
-                                    f"not the imported entryDigest {was.entry_digest}: not the entry that was imported"))
+            refusals.append(
+                Refusal(
+                    "artifact-history-invalid",
+                    path,
+                    f"{where}: its entry.json digests to {found}, "
+                    f"not the imported entryDigest {was.entry_digest}: not the entry that was imported",
+                )
+            )
             continue
         try:
             pinned = read_entry(data)

@@ -18,7 +18,8 @@ when it holds signers, so an unsigned catalog's consumers keep writing version 2
 Every member is required; no other member is admitted. `withdrawn` (version 2; issue #34 item 4) keeps each
 imported entry a later release withdrew, with the release, commit and entryDigest it was imported at, across
 `--update`s until a reviewed `--forget ID`: it stays imported (§7), and its artifact pair stays held. A
-version-1 lock (no `withdrawn`) is still read, as one with none; only `--update` writes it again, as version 2. It is written with sorted keys, two-space
+version-1 lock (no `withdrawn`) is still read, as one with none; only `--update` writes it again, as version 2. It is
+written with sorted keys, two-space
 indentation, ASCII only and a final newline, atomically (a temporary file beside it, then a rename or a
 link), and never through a symlink.
 """
@@ -155,7 +156,8 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
     unknown = sorted(set(value) - set(members))
     missing = [m for m in members if m not in value]
     if unknown:
-        return refused(f"{len(unknown)} member(s) a lock does not have (a version-{version if version in (1, 3) else 2} "
+        return refused(f"{len(unknown)} member(s) a lock does not have (a "
+                       f"version-{version if version in (1, 3) else 2} "
                        f"lock holds exactly {', '.join(members)})")
     if missing:
         hint = (f" (a version-{SIGNED_LOCK_VERSION} lock holds signers and tagObject; lockVersion is {LOCK_VERSION} "

@@ -256,7 +256,10 @@ def _document_lines(name: str, document: dict, safe: Safe) -> list[str]:
         values = [_plain(x, safe) if x else None for x in (was, now)]
         plain = ""
         if any(v is not None for v in values):
-            parts = [v if v is not None else "absent" if x is None else "not shown" for v, x in zip(values, (was, now), strict=False)]
+            parts = [
+                v if v is not None else "absent" if x is None else "not shown"
+                for v, x in zip(values, (was, now), strict=False)
+            ]
             plain = f" ({parts[0]} -> {parts[1]})"
         out.append(f"    {where}: {types}{plain}")
     if document.get("cut"):

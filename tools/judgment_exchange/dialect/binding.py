@@ -59,7 +59,8 @@ def binding_count_refusal(binding: Any) -> tuple[str, str] | None:
     for name, assignment in (sources.items() if isinstance(sources, dict) else []):
         web = assignment.get("webProfiles") if isinstance(assignment, dict) else None
         if isinstance(web, dict) and len(web) > 2:
-            return (OVER_BOUND, f"{pointer_text(at('/sources', name, 'webProfiles'))}: {len(web)} web assignments, over 2 (§12)")
+            return (OVER_BOUND, f"{pointer_text(at('/sources', name, 'webProfiles'))}: {len(web)} web assignments, "
+                                "over 2 (§12)")
     return None
 
 

@@ -66,7 +66,8 @@ def _rule_counts(rule: Any, path: str) -> Count | None:
         for condition, where in _conditions(_dict(clause).get("when"), at(path, "clauses", i, "when")):
             listed = condition.get("of")
             if condition.get("op") in ("all", "any") and isinstance(listed, list) and len(listed) > MAX_CONDITIONS:
-                return _over(where, f"{len(listed)} conditions listed by one {condition['op']}, over {MAX_CONDITIONS} (§12)")
+                return _over(where, f"{len(listed)} conditions listed by one {condition['op']}, over {MAX_CONDITIONS} "
+                                    "(§12)")
     return None
 
 
@@ -103,15 +104,18 @@ def _research_counts(source: dict, path: str) -> Count | None:
             field = _dict(field)
             name, description = field.get("name"), field.get("description")
             if isinstance(name, str) and utf8_len(name) > MAX_FIELD_NAME:
-                return _over(at(path, "fields", i, "name"), f"a field name of {utf8_len(name)} UTF-8 bytes, over {MAX_FIELD_NAME} (§12)")
+                return _over(at(path, "fields", i, "name"), f"a field name of {utf8_len(name)} UTF-8 bytes, over "
+                                                            f"{MAX_FIELD_NAME} (§12)")
             if isinstance(description, str) and utf8_len(description) > MAX_DESCRIPTION:
-                return _over(at(path, "fields", i, "description"), f"a description of {utf8_len(description)} UTF-8 bytes, over {MAX_DESCRIPTION} (§12)")
+                return _over(at(path, "fields", i, "description"), f"a description of {utf8_len(description)} UTF-8 "
+                                                                   f"bytes, over {MAX_DESCRIPTION} (§12)")
     model = source.get("model")
     if isinstance(model, str) and utf8_len(model) > MAX_MODEL:
         return _over(at(path, "model"), f"a model name of {utf8_len(model)} UTF-8 bytes, over {MAX_MODEL} (§12)")
     for i, instruction in enumerate(_list(source.get("evidence"))):
         if isinstance(instruction, str) and utf8_len(instruction) > MAX_EVIDENCE_INSTRUCTION:
-            return _over(at(path, "evidence", i), f"an evidence instruction of {utf8_len(instruction)} UTF-8 bytes, over {MAX_EVIDENCE_INSTRUCTION} (§12)")
+            return _over(at(path, "evidence", i), f"an evidence instruction of {utf8_len(instruction)} UTF-8 bytes, "
+                                                  f"over {MAX_EVIDENCE_INSTRUCTION} (§12)")
     capabilities = source.get("capabilities")
     if isinstance(capabilities, list) and len(capabilities) > MAX_CAPABILITIES:
         return _over(at(path, "capabilities"), f"{len(capabilities)} capabilities, over {MAX_CAPABILITIES} (§12)")
@@ -130,7 +134,8 @@ def count_refusal(document: Any) -> Count | None:
     case = _dict(doc.get("case"))
     case_parameters = _dict(case.get("parameters"))
     if len(case_parameters) + 1 > MAX_SCOPE:
-        return _over("/case/parameters", f"a scope of {len(case_parameters) + 1} parameters with runAt, over {MAX_SCOPE} (§3, §12)")
+        return _over("/case/parameters", f"a scope of {len(case_parameters) + 1} parameters with runAt, over "
+                                         f"{MAX_SCOPE} (§3, §12)")
     fact_count, evidence_count = 0, 0
     if "case" in doc:
         facts, evidence = _targets({"copy": case})
@@ -141,14 +146,16 @@ def count_refusal(document: Any) -> Count | None:
             continue
         own = _dict(source.get("parameters"))
         if len(case_parameters) + len(own) + 1 > MAX_SCOPE:
-            return _over(at(path, "parameters"), f"a scope of {len(case_parameters) + len(own) + 1} parameters with runAt, over {MAX_SCOPE} (§3, §12)")
+            return _over(at(path, "parameters"), f"a scope of {len(case_parameters) + len(own) + 1} parameters with "
+                                                 f"runAt, over {MAX_SCOPE} (§3, §12)")
         read = _dict(source.get("read"))
         unwrap = read.get("unwrap")
         if isinstance(unwrap, list) and len(unwrap) > MAX_UNWRAP:
             return _over(at(path, "read", "unwrap"), f"{len(unwrap)} unwrap pointers, over {MAX_UNWRAP} (§12)")
         listed = read.get("sources")
         if isinstance(listed, list) and len(listed) > MAX_READ_SOURCES:
-            return _over(at(path, "read", "sources"), f"{len(listed)} earlier sources in one reconciliation read, over {MAX_READ_SOURCES} (§6.4, §12)")
+            return _over(at(path, "read", "sources"), f"{len(listed)} earlier sources in one reconciliation read, over "
+                                                      f"{MAX_READ_SOURCES} (§6.4, §12)")
         found = _rule_counts(read.get("rule"), at(path, "read", "rule"))
         if found:
             return found

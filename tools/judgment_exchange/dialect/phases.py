@@ -65,7 +65,8 @@ def _form(document: Any, in_canon: bool = False) -> None:
     doc: dict = document
     where = None if in_canon else _outside_canon(doc)
     if where is not None:
-        raise fail(where, "a number that is not an integer (§1): the dialect is outside the canon domain and has no digest (§2)")
+        raise fail(where, "a number that is not an integer (§1): the dialect is outside the canon domain and has no "
+                          "digest (§2)")
     written: list[tuple[str, RuleTargets]] = []
     case_params: dict = {}
     if "case" in doc:
@@ -74,7 +75,8 @@ def _form(document: Any, in_canon: bool = False) -> None:
         written.append(("case", check_copy({"facts": case["facts"], "evidence": case["evidence"]}, "/case")))
     sources = need_array(doc.get("sources", []), "/sources")
     if "sources" in doc and not sources and fmt.one_spelling:
-        raise fail("/sources", f"written as the empty array, which {fmt.label} refuses: leave it out (§2's encoding rule)")
+        raise fail("/sources", f"written as the empty array, which {fmt.label} refuses: leave it out (§2's encoding "
+                               "rule)")
     if "case" not in doc and not sources:
         raise fail("", "a dialect has a case or at least one source; this one has neither (§3, §4)")
     earlier_targets: dict = {}
@@ -113,7 +115,8 @@ def kind_refusal(document: Any, readable_kinds: frozenset = ALL_KINDS) -> tuple[
     for i, source in enumerate(sources if isinstance(sources, list) else []):
         kind = source.get("kind") if isinstance(source, dict) else None
         if isinstance(kind, str) and kind not in readable_kinds:
-            return (KIND_UNREAD, f"{kind}: the source {shown(source.get('name'))} at /sources/{i} is of a kind this reader does not read")
+            return (KIND_UNREAD, f"{kind}: the source {shown(source.get('name'))} at /sources/{i} is of a kind this "
+                                 "reader does not read")
     return None
 
 

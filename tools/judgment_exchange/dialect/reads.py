@@ -56,7 +56,8 @@ def check_copy(value: Any, path: str, check: Callable | None = None) -> RuleTarg
         entry = closed(entry, where, ("requirement", "source"), what="an evidence copy")
         requirement = need_string(entry["requirement"], at(where, "requirement"), non_empty=True)
         if requirement in targets.evidence:
-            raise fail(at(where, "requirement"), f"the requirement {shown(requirement)} is named twice by one copy (§6.2)")
+            raise fail(at(where, "requirement"), f"the requirement {shown(requirement)} is named twice by one copy "
+                                                 "(§6.2)")
         targets.evidence.append(requirement)
         source_tokens = need_pointer(entry["source"], at(where, "source"))
         if check:
@@ -73,16 +74,20 @@ def research_pointer_check(fields: tuple) -> Callable:
             ok = True
         elif len(tokens) >= 2 and tokens[0] == "fields":
             if tokens[1] not in fields:
-                raise fail(path, f"{shown(text)} names the field {shown(tokens[1])}, which this source does not declare (§4.3)")
+                raise fail(path, f"{shown(text)} names the field {shown(tokens[1])}, which this source does not "
+                                 "declare (§4.3)")
             rest = tokens[2:]
             if rest in ([], ["status"], ["cites"]) or rest[:1] == ["value"]:
                 ok = True
             elif len(rest) >= 3 and rest[0] == "values" and is_index(rest[1]) and rest[2] == "value":
                 if role == "from":
-                    raise fail(path, f"{shown(text)}: a plain research read takes no fact from under values (§4.3, §6.4)")
+                    raise fail(path, f"{shown(text)}: a plain research read takes no fact from under values (§4.3, "
+                                     "§6.4)")
                 ok = True
         if not ok:
-            raise fail(path, f"{shown(text)} is not among the pointers a research read may read: /fields, /fields/<name>, its /value (and below), /status, /values/<i>/value (and below) or /cites (§4.3)")
+            raise fail(path, f"{shown(text)} is not among the pointers a research read may read: /fields, "
+                             "/fields/<name>, its /value (and below), /status, /values/<i>/value (and below) or "
+                             "/cites (§4.3)")
 
     return check
 
@@ -91,13 +96,16 @@ def _entry(tokens: list, listed: dict, current: tuple, text: str, path: str) -> 
     """(the field entry's tokens, the rest) for §6.4's combined value, or None when outside it."""
     if len(tokens) >= 4 and tokens[0] == "sources" and tokens[2] == "fields":
         if tokens[1] not in listed:
-            raise fail(path, f"{shown(text)} names the source {shown(tokens[1])}, which the read's sources does not list (§6.4)")
+            raise fail(path, f"{shown(text)} names the source {shown(tokens[1])}, which the read's sources does not "
+                             "list (§6.4)")
         if tokens[3] not in listed[tokens[1]]:
-            raise fail(path, f"{shown(text)} names the field {shown(tokens[3])}, which the source {shown(tokens[1])} does not declare (§6.4)")
+            raise fail(path, f"{shown(text)} names the field {shown(tokens[3])}, which the source {shown(tokens[1])} "
+                             "does not declare (§6.4)")
         return tuple(tokens[:4]), tokens[4:]
     if len(tokens) >= 3 and tokens[0] == "current" and tokens[1] == "fields":
         if tokens[2] not in current:
-            raise fail(path, f"{shown(text)} names the field {shown(tokens[2])}, which this source does not declare (§6.4)")
+            raise fail(path, f"{shown(text)} names the field {shown(tokens[2])}, which this source does not declare "
+                             "(§6.4)")
         return tuple(tokens[:3]), tokens[3:]
     return None
 
@@ -128,12 +136,15 @@ def _all_conditions(condition: Any) -> list:
     return out
 
 
-def check_reconciliation(read: dict, path: str, scope: Scope, index: int, name: str, fields: tuple, earlier: list[SourceInfo]) -> RuleTargets:
+def check_reconciliation(
+    read: dict, path: str, scope: Scope, index: int, name: str, fields: tuple, earlier: list[SourceInfo]
+) -> RuleTargets:
     """§6.4: exactly {sources, rule} on a version-3 research source, its pointers and its guards."""
     closed(read, path, ("sources", "rule"), what="a reconciliation read (no copy or unwrap beside sources)")
     names = need_array(read["sources"], at(path, "sources"))
     if not names:
-        raise fail(at(path, "sources"), "a reconciliation read lists 1 to 15 earlier research sources, found none (§6.4)")
+        raise fail(at(path, "sources"), "a reconciliation read lists 1 to 15 earlier research sources, found none "
+                                        "(§6.4)")
     by_name = {info.name: info for info in earlier}
     listed: dict = {}
     for i, listed_name in enumerate(names):
@@ -142,23 +153,28 @@ def check_reconciliation(read: dict, path: str, scope: Scope, index: int, name: 
         if listed_name in listed:
             raise fail(where, f"the source {shown(listed_name)} is listed twice (§6.4)")
         if listed_name == name:
-            raise fail(where, f"{shown(listed_name)} is the current source; a reconciliation read lists earlier sources (§6.4)")
+            raise fail(where, f"{shown(listed_name)} is the current source; a reconciliation read lists earlier "
+                              "sources (§6.4)")
         if listed_name not in by_name:
             raise fail(where, f"{shown(listed_name)} names no earlier source (a missing or later name) (§6.4)")
         if by_name[listed_name].kind != "research":
-            raise fail(where, f"{shown(listed_name)} is a source of kind {by_name[listed_name].kind}; a reconciliation read lists research sources (§6.4)")
+            raise fail(where, f"{shown(listed_name)} is a source of kind {by_name[listed_name].kind}; a reconciliation "
+                              "read lists research sources (§6.4)")
         listed[listed_name] = by_name[listed_name].fields
 
     def check(tokens: list, text: str, where: str, role: str) -> None:
         found = _entry(tokens, listed, fields, text, where)
         if found is None:
-            raise fail(where, f"{shown(text)} is outside §6.4's closed list: /sources/<source>/fields/<field> or /current/fields/<field>, with /status, /value, /values or below (§6.4)")
+            raise fail(where, f"{shown(text)} is outside §6.4's closed list: /sources/<source>/fields/<field> or "
+                              "/current/fields/<field>, with /status, /value, /values or below (§6.4)")
         rest = found[1]
         if role == "from":
             if rest[:1] != ["value"]:
-                raise fail(where, f"{shown(text)}: a reconciliation fact's from is a field entry's /value or below it (§6.4)")
+                raise fail(where, f"{shown(text)}: a reconciliation fact's from is a field entry's /value or below it "
+                                  "(§6.4)")
         elif not (rest in ([], ["status"]) or rest[:1] in (["value"], ["values"])):
-            raise fail(where, f"{shown(text)} is outside §6.4's closed list: a field entry, its /status, or its /value or /values and below (§6.4)")
+            raise fail(where, f"{shown(text)} is outside §6.4's closed list: a field entry, its /status, or its /value "
+                              "or /values and below (§6.4)")
 
     rule_path = at(path, "rule")
     targets = check_rule(read["rule"], rule_path, scope, check)
@@ -169,32 +185,55 @@ def check_reconciliation(read: dict, path: str, scope: Scope, index: int, name: 
         claim = clause["claim"]
         where = at(rule_path, "clauses", i, "claim")
         if claim["evidence"] != {}:
-            raise fail(at(where, "evidence"), "a reconciliation claim writes fact targets only: its evidence is {} (§6.4)")
+            raise fail(at(where, "evidence"), "a reconciliation claim writes fact targets only: its evidence is {} "
+                                              "(§6.4)")
         for j, fact in enumerate(claim["facts"]):
             entry = _entry(pointer_tokens(fact["from"]), listed, fields, fact["from"], at(where, "facts", j, "from"))[0]
             found = _guard(entry, "found")
             when = clause["when"]
             direct = when == found or (when.get("op") == "all" and found in when["of"])
             if not direct:
-                raise fail(at(rule_path, "clauses", i, "when"), f"the clause selects {shown(_text(entry))}/value; its when must be the guard {{\"op\":\"equals\",\"field\":\"{shown(_text(entry))}/status\",\"to\":\"found\"}} or an all holding it directly (§6.4)")
+                raise fail(
+                    at(rule_path, "clauses", i, "when"),
+                    f'the clause selects {shown(_text(entry))}/value; its when must be the guard '
+                    f'{{"op":"equals","field":"{shown(_text(entry))}/status","to":"found"}} or an all holding it '
+                    'directly (§6.4)',
+                )
             for status in ("not-found", "stale", "conflicting"):
                 if _guard(entry, status) not in every:
-                    raise fail(rule_path, f"the selected field {shown(_text(entry))} has no guard for status {status!r} in any clause (§6.4)")
+                    raise fail(rule_path, f"the selected field {shown(_text(entry))} has no guard for status "
+                                          f"{status!r} in any clause (§6.4)")
             if _absence(entry) not in every:
-                raise fail(rule_path, f"the selected field {shown(_text(entry))} has no absence guard {{\"op\":\"not\",\"of\":{{\"op\":\"exists\",\"field\":\"{shown(_text(entry))}\"}}}} (§6.4)")
+                raise fail(
+                    rule_path,
+                    f'the selected field {shown(_text(entry))} has no absence guard '
+                    f'{{"op":"not","of":{{"op":"exists","field":"{shown(_text(entry))}"}}}} (§6.4)',
+                )
     last = clauses[-1]["claim"]
     if last["facts"] or last["acquisitionStatus"] not in ("unknown", "absent"):
-        raise fail(at(rule_path, "clauses", len(clauses) - 1, "claim"), "the last always clause has no facts and status unknown or absent (§6.4)")
+        raise fail(at(rule_path, "clauses", len(clauses) - 1, "claim"), "the last always clause has no facts and "
+                                                                        "status unknown or absent (§6.4)")
     return targets
 
 
-def check_read(value: Any, path: str, scope: Scope, kind: str, family: int, index: int, name: str, fields: tuple, earlier: list[SourceInfo]) -> RuleTargets:
+def check_read(
+    value: Any,
+    path: str,
+    scope: Scope,
+    kind: str,
+    family: int,
+    index: int,
+    name: str,
+    fields: tuple,
+    earlier: list[SourceInfo],
+) -> RuleTargets:
     """A source's read (§6): unwrap? and exactly one of copy and rule; research's forms (§4.3, §6.4)."""
     if not isinstance(value, dict):
         raise fail(path, f"a read is an object, found {describe(value)} (§6)")
     if "sources" in value:
         if kind != "research" or family != 3:
-            raise fail(at(path, "sources"), f"the reconciliation read is admitted on a version-3 research source only, not on a source of kind {kind} (§6.4)")
+            raise fail(at(path, "sources"), "the reconciliation read is admitted on a version-3 research source only, "
+                                            f"not on a source of kind {kind} (§6.4)")
         return check_reconciliation(value, path, scope, index, name, fields, earlier)
     research = kind == "research"
     optional = ("copy", "rule") if research else ("unwrap", "copy", "rule")

@@ -84,7 +84,8 @@ def _claim(value: Any, path: str, targets: RuleTargets, check: PointerCheck | No
         entry = closed(entry, where, ("pointer", "from"), what="a claim form's fact")
         tokens = need_fact_target(entry["pointer"], at(where, "pointer"))
         if entry["pointer"] in seen:
-            raise fail(at(where, "pointer"), f"the fact target {shown(entry['pointer'])} is written twice by one claim form (§8.1)")
+            raise fail(at(where, "pointer"), f"the fact target {shown(entry['pointer'])} is written twice by one claim "
+                                             "form (§8.1)")
         seen.add(entry["pointer"])
         targets.facts.setdefault(entry["pointer"], tokens)
         from_tokens = need_pointer(entry["from"], at(where, "from"))
@@ -104,7 +105,13 @@ def check_rule(value: Any, path: str, scope: dict, check: PointerCheck | None = 
     """A derivation rule, version 1, over a source's scope (§6.3); returns the targets it names (§8)."""
     rule = closed(value, path, ("ruleVersion", "parameters", "clauses"), what="a derivation rule")
     if rule["ruleVersion"] != "1":
-        raise fail(at(path, "ruleVersion"), f"expected the string \"1\", found {describe(rule['ruleVersion']) if not isinstance(rule['ruleVersion'], str) else shown(rule['ruleVersion'])} (§6.3)")
+        raise fail(
+            at(path, "ruleVersion"),
+            'expected the string "1", found '
+            # one replacement field, which Python 3.11 cannot break across lines
+            f'{describe(rule["ruleVersion"]) if not isinstance(rule["ruleVersion"], str) else shown(rule["ruleVersion"])}'  # noqa: E501
+            " (§6.3)",
+        )
     declared = need_object(rule["parameters"], at(path, "parameters"))
     for name, kind in declared.items():
         where = at(path, "parameters", name)
@@ -125,5 +132,6 @@ def check_rule(value: Any, path: str, scope: dict, check: PointerCheck | None = 
         need_string(clause["reason"], at(where, "reason"))
     last = clauses[-1]["when"]
     if last != ALWAYS:
-        raise fail(at(path, "clauses", len(clauses) - 1, "when"), "the last clause's when is {\"op\": \"always\"} (§6.3)")
+        raise fail(at(path, "clauses", len(clauses) - 1, "when"), "the last clause's when is {\"op\": \"always\"} "
+                                                                  "(§6.3)")
     return targets

@@ -19,7 +19,8 @@ def case_parameters(case: dict, fmt: Format) -> dict[str, str]:
         return {}
     params = need_object(case["parameters"], "/case/parameters")
     if not params and fmt.one_spelling:
-        raise fail("/case/parameters", f"written as the empty object, which {fmt.label} refuses: leave it out (§2's encoding rule)")
+        raise fail("/case/parameters", f"written as the empty object, which {fmt.label} refuses: leave it out (§2's "
+                                       "encoding rule)")
     out = {}
     for name, decl in params.items():
         path = at("/case/parameters", name)
@@ -40,7 +41,8 @@ def source_parameters(source: dict, path: str, fmt: Format, case_params: dict, e
     params_path = at(path, "parameters")
     params = need_object(source["parameters"], params_path)
     if not params and fmt.one_spelling:
-        raise fail(params_path, f"written as the empty object, which {fmt.label} refuses: leave it out (§2's encoding rule)")
+        raise fail(params_path, f"written as the empty object, which {fmt.label} refuses: leave it out (§2's encoding "
+                                "rule)")
     out = {}
     for name, decl in params.items():
         where = at(params_path, name)
@@ -51,10 +53,12 @@ def source_parameters(source: dict, path: str, fmt: Format, case_params: dict, e
         origin = need_string(decl["from"], at(where, "from"))
         if origin not in earlier:
             if origin == source.get("name"):
-                raise fail(at(where, "from"), f"{shown(origin)} names the source that declares the parameter; from names an earlier source (§3)")
+                raise fail(at(where, "from"), f"{shown(origin)} names the source that declares the parameter; from "
+                                              "names an earlier source (§3)")
             raise fail(at(where, "from"), f"{shown(origin)} names no source earlier in sources (§3)")
         need_pointer(decl["pointer"], at(where, "pointer"))
         if decl["pointer"] not in earlier[origin]:
-            raise fail(at(where, "pointer"), f"{shown(decl['pointer'])} is not a fact target of the source {shown(origin)} (§3, §8)")
+            raise fail(at(where, "pointer"), f"{shown(decl['pointer'])} is not a fact target of the source "
+                                             f"{shown(origin)} (§3, §8)")
         out[name] = need_one_of(decl["type"], at(where, "type"), PARAMETER_TYPES)
     return out

@@ -123,7 +123,8 @@ def closed(value: Any, path: str, required: Iterable[str], optional: Iterable[st
     for name in obj:
         if name not in allowed:
             label = f"{what} " if what else ""
-            raise fail(at(path, name), f"unknown member {member(name)} of {label or 'this object '}(objects are closed, names match exactly)")
+            raise fail(at(path, name), f"unknown member {member(name)} of {label or 'this object '}(objects are "
+                                       "closed, names match exactly)")
     for name in required:
         if name not in obj:
             raise fail(path, f"missing the required member {name!r}{' of ' + what if what else ''}")

@@ -1,4 +1,5 @@
-"""§4: a source's members and its kind's — operation (§4.1, §4.4), selected-file (§4.2), http, sql, web, research (§4.3)."""
+"""§4: a source's members and its kind's — operation (§4.1, §4.4), selected-file (§4.2), http, sql, web, research
+(§4.3)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def need_profile(source: dict, path: str) -> None:
     """profile, a non-empty string, and profileDigest, a digest (§4.1)."""
     need_string(source["profile"], at(path, "profile"), non_empty=True)
     if not is_digest(source["profileDigest"]):
-        raise fail(at(path, "profileDigest"), f"expected a digest, sha256: and 64 lowercase hexadecimal characters, found {describe(source['profileDigest'])} (§1)")
+        raise fail(at(path, "profileDigest"), "expected a digest, sha256: and 64 lowercase hexadecimal characters, "
+                                              f"found {describe(source['profileDigest'])} (§1)")
 
 
 def _max_age(source: dict, path: str) -> None:
@@ -64,23 +66,40 @@ def _operation(source: dict, path: str, scope: Scope, family: int) -> None:
     bound = [m for m in BINDING if m in source]
     unbound = [m for m in CATALOG if m in source]
     if bound and unbound:
-        raise fail(path, f"an operation mixes the bound form ({', '.join(bound)}) with the unbound form ({', '.join(unbound)}) (§4.4)")
+        raise fail(path, f"an operation mixes the bound form ({', '.join(bound)}) with the unbound form "
+                         f"({', '.join(unbound)}) (§4.4)")
     if unbound:
         if family != 3:
-            raise fail(path, "an unbound operation (platform, operation, shape, record) in a family-2 document; version 2 and 2.0.0 have no unbound source (§4, §2.1)")
+            raise fail(path, "an unbound operation (platform, operation, shape, record) in a family-2 document; "
+                             "version 2 and 2.0.0 have no unbound source (§4, §2.1)")
         missing = [m for m in CATALOG if m not in source]
         if missing:
-            raise fail(path, f"a partial unbound operation: missing {', '.join(missing)} beside {', '.join(unbound)} (§4.4)")
-        closed(source, path, COMMON[:2] + ("read",) + CATALOG + ("maxAge", "arguments"), ("parameters", "calculation"), what="an unbound operation")
+            raise fail(path, f"a partial unbound operation: missing {', '.join(missing)} beside {', '.join(unbound)} "
+                             "(§4.4)")
+        closed(
+            source,
+            path,
+            COMMON[:2] + ("read",) + CATALOG + ("maxAge", "arguments"),
+            ("parameters", "calculation"),
+            what="an unbound operation",
+        )
         for member in ("platform", "operation", "record"):
             need_string(source[member], at(path, member), non_empty=True)
         need_one_of(source["shape"], at(path, "shape"), SHAPES)
     else:
         if len(bound) == 1:
-            raise fail(path, f"a partial bound operation: {bound[0]} without {'profileDigest' if bound[0] == 'profile' else 'profile'} (§4.1, §4.4)")
+            raise fail(path, f"a partial bound operation: {bound[0]} without "
+                             f"{'profileDigest' if bound[0] == 'profile' else 'profile'} (§4.1, §4.4)")
         if not bound:
-            raise fail(path, "an operation has either profile and profileDigest (§4.1) or, in version 3, platform, operation, shape and record (§4.4); it has neither")
-        closed(source, path, COMMON[:2] + ("read",) + BINDING + ("maxAge", "arguments"), ("parameters", "calculation"), what="an operation")
+            raise fail(path, "an operation has either profile and profileDigest (§4.1) or, in version 3, platform, "
+                             "operation, shape and record (§4.4); it has neither")
+        closed(
+            source,
+            path,
+            COMMON[:2] + ("read",) + BINDING + ("maxAge", "arguments"),
+            ("parameters", "calculation"),
+            what="an operation",
+        )
         need_profile(source, path)
     _max_age(source, path)
     check_object_template(source["arguments"], scope, at(path, "arguments"), "arguments")
@@ -92,10 +111,17 @@ def _selected_file(source: dict, path: str, scope: Scope) -> None:
     """§4.2: provider local-file (no more), or google-drive with profile, profileDigest, maxAge and arguments."""
     provider = source.get("provider")
     if provider == "local-file":
-        closed(source, path, ("name", "kind", "read", "provider"), ("parameters",), what="a local-file selected-file source")
+        closed(source, path, ("name", "kind", "read", "provider"), ("parameters",), what="a local-file selected-file "
+                                                                                         "source")
         return
     if provider == "google-drive":
-        closed(source, path, ("name", "kind", "read", "provider") + BINDING + ("maxAge", "arguments"), ("parameters",), what="a google-drive selected-file source")
+        closed(
+            source,
+            path,
+            ("name", "kind", "read", "provider") + BINDING + ("maxAge", "arguments"),
+            ("parameters",),
+            what="a google-drive selected-file source",
+        )
         need_profile(source, path)
         _max_age(source, path)
         check_object_template(source["arguments"], scope, at(path, "arguments"), "arguments")
@@ -107,7 +133,13 @@ def _selected_file(source: dict, path: str, scope: Scope) -> None:
 
 def _http(source: dict, path: str, scope: Scope) -> None:
     """§4.3 http: method, path, query?, body? (refused beside GET), headers?."""
-    closed(source, path, ("name", "kind", "read") + BINDING + ("maxAge", "method", "path"), ("parameters", "query", "body", "headers"), what="an http source")
+    closed(
+        source,
+        path,
+        ("name", "kind", "read") + BINDING + ("maxAge", "method", "path"),
+        ("parameters", "query", "body", "headers"),
+        what="an http source",
+    )
     need_profile(source, path)
     _max_age(source, path)
     method = need_one_of(source["method"], at(path, "method"), ("GET", "POST"))
@@ -131,11 +163,18 @@ def _http(source: dict, path: str, scope: Scope) -> None:
 
 def _sql(source: dict, path: str, scope: Scope) -> None:
     """§4.3 sql: statement, a fixed string; bindings of exactly {name, type, value}, value a $param."""
-    closed(source, path, ("name", "kind", "read") + BINDING + ("maxAge", "statement", "bindings"), ("parameters",), what="a sql source")
+    closed(
+        source,
+        path,
+        ("name", "kind", "read") + BINDING + ("maxAge", "statement", "bindings"),
+        ("parameters",),
+        what="a sql source",
+    )
     need_profile(source, path)
     _max_age(source, path)
     if not isinstance(source["statement"], str):
-        raise fail(at(path, "statement"), f"a statement is a fixed string and never a template, found {describe(source['statement'])} (§4.3)")
+        raise fail(at(path, "statement"), "a statement is a fixed string and never a template, found "
+                                          f"{describe(source['statement'])} (§4.3)")
     seen = set()
     for i, binding in enumerate(need_array(source["bindings"], at(path, "bindings"))):
         where = at(path, "bindings", i)
@@ -150,7 +189,8 @@ def _sql(source: dict, path: str, scope: Scope) -> None:
             raise fail(at(where, "value"), f"a binding's value is a $param form, found {describe(value)} (§4.3)")
         check_form(value, scope, at(where, "value"))
         if scope[value["$param"]] != kind:
-            raise fail(at(where, "value"), f"the binding is of type {kind}; its $param names a parameter of type {scope[value['$param']]}")
+            raise fail(at(where, "value"), f"the binding is of type {kind}; its $param names a parameter of type "
+                                           f"{scope[value['$param']]}")
 
 
 def _web(source: dict, path: str, scope: Scope) -> None:
@@ -162,22 +202,37 @@ def _web(source: dict, path: str, scope: Scope) -> None:
     if isinstance(url, str):
         return
     if not (is_template_form(url) and "$param" in url):
-        raise fail(at(path, "url"), f"url is a string or a $param naming a string parameter, found {describe(url)} (§4.3)")
+        raise fail(at(path, "url"), f"url is a string or a $param naming a string parameter, found {describe(url)} "
+                                    "(§4.3)")
     check_form(url, scope, at(path, "url"))
     if scope[url["$param"]] != "string":
-        raise fail(at(path, "url", "$param"), f"url's $param names a string parameter, found one of type {scope[url['$param']]} (§4.3)")
+        raise fail(at(path, "url", "$param"), "url's $param names a string parameter, found one of type "
+                                              f"{scope[url['$param']]} (§4.3)")
 
 
 def _research(source: dict, path: str, scope: Scope) -> tuple:
     """§4.3 research and §4.4's research binding; returns the declared field names in order."""
     catalog = [m for m in CATALOG if m in source]
     if catalog:
-        raise fail(at(path, catalog[0]), f"a research source carries no operation catalog member ({', '.join(catalog)}) (§4.4)")
+        raise fail(at(path, catalog[0]), "a research source carries no operation catalog member "
+                                         f"({', '.join(catalog)}) (§4.4)")
     present = [m for m in RESEARCH_BINDING if m in source]
     if present and len(present) != len(RESEARCH_BINDING):
         missing = [m for m in RESEARCH_BINDING if m not in source]
-        raise fail(path, f"a research source with only some of its binding members: {', '.join(present)} without {', '.join(missing)} (§4.4)")
-    members = ("name", "kind", "read", "maxAge", "question", "constraints", "model", "evidence", "fields", "capabilities")
+        raise fail(path, f"a research source with only some of its binding members: {', '.join(present)} without "
+                         f"{', '.join(missing)} (§4.4)")
+    members = (
+        "name",
+        "kind",
+        "read",
+        "maxAge",
+        "question",
+        "constraints",
+        "model",
+        "evidence",
+        "fields",
+        "capabilities",
+    )
     closed(source, path, members + (RESEARCH_BINDING if present else ()), ("parameters",), what="a research source")
     _max_age(source, path)
     check_string_template(source["question"], scope, at(path, "question"))
@@ -191,7 +246,9 @@ def _research(source: dict, path: str, scope: Scope) -> tuple:
     names: list = []
     for i, declaration in enumerate(fields):
         where = at(path, "fields", i)
-        declaration = closed(declaration, where, ("name", "type", "required", "description"), what="a field declaration")
+        declaration = closed(
+            declaration, where, ("name", "type", "required", "description"), what="a field declaration"
+        )
         name = need_string(declaration["name"], at(where, "name"), non_empty=True)
         if name == "case":
             raise fail(at(where, "name"), "a field name has a source name's form: not 'case' (§4.3)")
@@ -200,7 +257,9 @@ def _research(source: dict, path: str, scope: Scope) -> tuple:
         names.append(name)
         need_one_of(declaration["type"], at(where, "type"), FIELD_TYPES)
         if declaration["required"] is not True and declaration["required"] is not False:
-            raise fail(at(where, "required"), f"required is a boolean, found {describe(declaration['required'])} (§4.3)")
+            raise fail(
+                at(where, "required"), f"required is a boolean, found {describe(declaration['required'])} (§4.3)"
+            )
         need_string(declaration["description"], at(where, "description"), non_empty=True)
     capabilities = need_array(source["capabilities"], at(path, "capabilities"))
     for i, capability in enumerate(capabilities):
@@ -221,7 +280,8 @@ def check_web_profiles(value: Any, path: str, capabilities: list) -> None:
     requested = [c for c in capabilities if c != "answer"]
     for capability in web:
         if capability not in requested:
-            raise fail(at(path, capability), f"an assignment for {shown(capability)}, which the source does not request (§4.4)")
+            raise fail(at(path, capability), f"an assignment for {shown(capability)}, which the source does not "
+                                             "request (§4.4)")
     for capability in requested:
         if capability not in web:
             raise fail(path, f"no assignment for the requested capability {capability!r} (§4.4)")
@@ -260,7 +320,8 @@ def check_name_and_kind(source: Any, path: str, family: int, seen: set) -> tuple
         raise fail(at(path, "name"), f"the source name {shown(name)} is given twice (§4)")
     kind = source["kind"]
     if family == 2 and kind in KINDS_3 and kind not in KINDS_2:
-        raise fail(at(path, "kind"), f"{kind} is a kind of version 3; a family-2 document (version 2 or 2.0.0) names none (§4, §2.1)")
+        raise fail(at(path, "kind"), f"{kind} is a kind of version 3; a family-2 document (version 2 or 2.0.0) names "
+                                     "none (§4, §2.1)")
     need_one_of(kind, at(path, "kind"), KINDS_3 if family == 3 else KINDS_2)
     return name, kind
 

@@ -17,19 +17,22 @@ def check_targets(written: list[tuple[str, RuleTargets]]) -> None:
         for text, tokens in targets.facts.items():
             key = tuple(tokens)
             if key in owners:
-                raise fail("", f"the fact target {shown(text)} of {shown(owner)} equals one of {shown(owners[key][0])} (§8.1)")
+                raise fail("", f"the fact target {shown(text)} of {shown(owner)} equals one of {shown(owners[key][0])} "
+                               "(§8.1)")
             owners[key] = (owner, text)
     for key, (owner, text) in owners.items():
         for cut in range(len(key)):
             prefix = key[:cut]
             if prefix in owners:
                 other, other_text = owners[prefix]
-                raise fail("", f"the fact target {shown(other_text)} of {shown(other)} is a prefix by whole tokens of {shown(text)} of {shown(owner)} (§8.1)")
+                raise fail("", f"the fact target {shown(other_text)} of {shown(other)} is a prefix by whole tokens of "
+                               f"{shown(text)} of {shown(owner)} (§8.1)")
     requirements: dict = {}
     for owner, targets in written:
         for requirement in targets.evidence:
             if requirement in requirements:
-                raise fail("", f"the requirement {shown(requirement)} is an evidence target of both {shown(requirements[requirement])} and {shown(owner)} (§8.1)")
+                raise fail("", f"the requirement {shown(requirement)} is an evidence target of both "
+                               f"{shown(requirements[requirement])} and {shown(owner)} (§8.1)")
             requirements[requirement] = owner
 
 
@@ -46,7 +49,8 @@ def check_admits(value: Any, fmt: Format, written: list[tuple[str, RuleTargets]]
             continue
         table = need_object(admits[member], at("/admits", member))
         if not table and fmt.one_spelling:
-            raise fail(at("/admits", member), f"written as the empty object, which {fmt.label} refuses: leave it out (§2's encoding rule)")
+            raise fail(at("/admits", member), f"written as the empty object, which {fmt.label} refuses: leave it out "
+                                              "(§2's encoding rule)")
         for target, classes in table.items():
             where = at("/admits", member, target)
             if target not in known:
@@ -67,7 +71,8 @@ def check_unmapped(doc: dict, fmt: Format) -> None:
             continue
         items = need_array(doc[member], f"/{member}")
         if not items and fmt.one_spelling:
-            raise fail(f"/{member}", f"written as the empty array, which {fmt.label} refuses: leave it out (§2's encoding rule)")
+            raise fail(f"/{member}", f"written as the empty array, which {fmt.label} refuses: leave it out (§2's "
+                                     "encoding rule)")
         seen = set()
         for i, item in enumerate(items):
             where = at(f"/{member}", i)

@@ -39,7 +39,8 @@ def check_form(value: dict, scope: Scope, path: str) -> str:
     """A template form: exactly {"$param": N} or {"$text": T}; returns "$param" or "$text"."""
     if len(value) != 1 or not ("$param" in value or "$text" in value):
         names = ", ".join(shown(n) for n in value)
-        raise fail(path, f"an object with a member name beginning with $ must be exactly {{\"$param\": N}} or {{\"$text\": T}}, found members {names} (§4.1)")
+        raise fail(path, f"an object with a member name beginning with $ must be exactly {{\"$param\": N}} or "
+                         f"{{\"$text\": T}}, found members {names} (§4.1)")
     (form, operand), = value.items()
     if not isinstance(operand, str):
         raise fail(at(path, form), f"{form}'s operand is a string, found {describe(operand)} (§4.1)")
@@ -49,7 +50,8 @@ def check_form(value: dict, scope: Scope, path: str) -> str:
         for name in placeholders(operand, at(path, "$text")):
             kind = _named(name, scope, at(path, "$text"))
             if kind != "integer":
-                raise fail(at(path, "$text"), f"the placeholder {shown(name)} names a parameter of type {kind}; a placeholder names an integer parameter (§4.1)")
+                raise fail(at(path, "$text"), f"the placeholder {shown(name)} names a parameter of type {kind}; a "
+                                              "placeholder names an integer parameter (§4.1)")
     return form
 
 
@@ -76,7 +78,8 @@ def check_string_template(value: Any, scope: Scope, path: str) -> None:
     if check_form(value, scope, path) == "$param":
         kind = scope[value["$param"]]
         if kind not in ("string", "timestamp"):
-            raise fail(at(path, "$param"), f"a string template's $param names a parameter of type string or timestamp, found {kind} (§4.1)")
+            raise fail(at(path, "$param"), "a string template's $param names a parameter of type string or timestamp, "
+                                           f"found {kind} (§4.1)")
 
 
 def check_object_template(value: Any, scope: Scope, path: str, what: str) -> dict:

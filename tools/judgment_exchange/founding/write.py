@@ -161,9 +161,10 @@ def next_steps(owner: str, name: str, in_repository: bool) -> list[str]:
     steps = [] if in_repository else ["git init -b main"]
     return steps + [
         'git add -A && git commit -s -m "A new catalog"',
-        f"create the empty repository {url} on GitHub, then: git remote add origin {url}.git && git push -u origin main",
-        "settings (docs/init.md, \"Repository settings\"): branch protection on main requiring a pull request, "
-        "code-owner review and the gate's checks (gate, sign-off); Pages source \"GitHub Actions\"; the "
+        f"create the empty repository {url} on GitHub, then: git remote add origin {url}.git && "
+        "git push -u origin main",
+        'settings (docs/init.md, "Repository settings"): branch protection on main requiring a pull request, '
+        'code-owner review and the gate\'s checks (gate, sign-off); Pages source "GitHub Actions"; the '
         "github-pages environment's deployment tag rule v*; a tag ruleset restricting who creates v* tags",
     ]
 

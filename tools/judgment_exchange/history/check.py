@@ -155,8 +155,16 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
     except TooLarge as exc:
         return HistoryResult(CHECKED, refusals + [_invalid(f"the object database cannot be read: {exc}")])
     except TreeError as exc:
-        return HistoryResult(CHECKED, refusals + [_invalid(f"the object database cannot be read (a clone missing "
-                                                           f"objects or history: git fetch --unshallow --tags): {exc}")])
+        return HistoryResult(
+            CHECKED,
+            refusals
+            + [
+                _invalid(
+                    f"the object database cannot be read (a clone missing "
+                    f"objects or history: git fetch --unshallow --tags): {exc}"
+                )
+            ],
+        )
     finally:
         if repo is not None:
             repo.close()

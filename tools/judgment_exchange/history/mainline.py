@@ -1,7 +1,8 @@
 """Main's first-parent history, and the release ledger held to it (docs/releasing.md; issue #10 items 1, 2).
 
 Main's releases make the ledger; a release tag off main's first-parent history is a previous release for
-artifact identity and upgrade keys only (RFC 0019 §7; `Outcome.side`, issue #34 item 3). "Main" is one answer for every command (issue #26 item 1; `find_main`): the
+artifact identity and upgrade keys only (RFC 0019 §7; `Outcome.side`, issue #34 item 3). "Main" is one answer for every
+command (issue #26 item 1; `find_main`): the
 upstream default branch as fetched (UPSTREAM_ORDER, the order `--base auto` uses), except that when HEAD is
 the local `main` and descends from it, main is HEAD's own first-parent history (a maintainer between
 `exchange release` and the push); without an upstream, the local `main`, else HEAD. A check of one commit
@@ -296,7 +297,9 @@ def _restore(commit: str | None, name: str) -> str | None:
             "`exchange release` on main)")
 
 
-def _added(store: ObjectStore, ledgers: _Ledgers, chain: list[str], rows: list[LedgerRow], out: Outcome) -> dict[str, str]:
+def _added(
+    store: ObjectStore, ledgers: _Ledgers, chain: list[str], rows: list[LedgerRow], out: Outcome
+) -> dict[str, str]:
     """Each tip row's tag to the commit on the chain that added it; an earlier ledger must be a prefix."""
     added: dict[str, str] = {}
     here = rows

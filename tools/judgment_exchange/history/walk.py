@@ -107,7 +107,10 @@ class History:
             entries.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2], strict=False))
             if p.pair is not None and p.dialect_digest is not None:
                 places.setdefault(p.pair, {}).setdefault(p.dialect_digest, []).extend(
-                    (index, row.id) for start, end in zip(span[::2], span[1::2], strict=False) for index in range(start, end))
+                    (index, row.id)
+                    for start, end in zip(span[::2], span[1::2], strict=False)
+                    for index in range(start, end)
+                )
         for key, held in entries.items():
             if len(held) > 1:
                 held.sort()

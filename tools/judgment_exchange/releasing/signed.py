@@ -108,7 +108,8 @@ def _rotation_warning(plan: Plan, signer_key: bytes) -> str | None:
     if plan.governing.source != "previous" or signer_key in plan.own.key_set() or not added:
         return None
     return (f"warning: {plan.tag} removes the key that signs it ({fingerprint(signer_key)}) while adding "
-            f"{len(added)} new key{'s' if len(added) != 1 else ''}, which {'have' if len(added) != 1 else 'has'} signed "
+            f"{len(added)} new key{'s' if len(added) != 1 else ''}, which {'have' if len(added) != 1 else 'has'} "
+            "signed "
             "nothing yet: rotate in two releases — add the new key in one release, then remove the old key in a "
             "release the new key signs (docs/signing.md, \"Rotation\"). Undo this one before pushing: git tag -d "
             f"{plan.tag}; git reset --hard HEAD~1")

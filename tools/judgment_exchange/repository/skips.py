@@ -44,7 +44,11 @@ def _item_problem(item: Any) -> str | None:
     if not isinstance(item, dict) or set(item) != set(MEMBERS):
         return "an acknowledgement is an object of exactly entry, fixture and why"
     entry, fixture, why = item["entry"], item["fixture"], item["why"]
-    if not isinstance(entry, str) or not ID_CHARS[0] <= len(entry) <= ID_CHARS[1] or not grammar.ENTRY_ID.fullmatch(entry):
+    if (
+        not isinstance(entry, str)
+        or not ID_CHARS[0] <= len(entry) <= ID_CHARS[1]
+        or not grammar.ENTRY_ID.fullmatch(entry)
+    ):
         return "entry is an entry id (RFC 0019 §3: 3 to 128 characters, publisher.name)"
     if not isinstance(fixture, str) or len(fixture) > FIXTURE_CHARS or not grammar.FIXTURE_NAME.fullmatch(fixture):
         return "fixture is a fixture name (RFC 0019 §3: at most 64 characters of [a-z0-9] joined by single -)"

@@ -143,9 +143,12 @@ def _verdict(report: Report) -> str:
 
 def _checked(review: Review) -> list[str]:
     report = review.report
-    lines = ["**What was checked**", "",
-             f"- the catalog: {code(review.label)}" + (f", against the base {code(review.base)}" if review.base else ""),
-             f"- entries checked: {report.entries}"]
+    lines = [
+        "**What was checked**",
+        "",
+        f"- the catalog: {code(review.label)}" + (f", against the base {code(review.base)}" if review.base else ""),
+        f"- entries checked: {report.entries}",
+    ]
     if report.touched is not None:
         lines.append(f"- entries this change touches: {_some(list(report.touched))}")
     if report.checks:

@@ -206,7 +206,8 @@ def _hidden(refusals: list[Refusal], root: str, flagged: dict) -> list[Refusal]:
         if first is None:
             out.append(r)
         else:
-            out.append(Refusal(r.code, _parent(first), f"in a file or directory below a name the scan refused (its path "
+            out.append(Refusal(r.code, _parent(first), "in a file or directory below a name the scan refused (its "
+                                                       "path "
                                                         f"is not shown): {r.detail}", r.entry))
     return out
 
@@ -222,7 +223,9 @@ def _scan_file(
     if executable:
         out.append(_refusal("code-executable", path, "the file's mode has a run bit", entry_id))
     if name_says_code(name):
-        out.append(_refusal("code-file", path, "the file's name says code, a package, an archive or an image", entry_id))
+        out.append(
+            _refusal("code-file", path, "the file's name says code, a package, an archive or an image", entry_id)
+        )
     try:
         data = tree.read(path, limit)
     except TooLarge as exc:
@@ -234,7 +237,9 @@ def _scan_file(
         out.append(_refusal("scan-file-unreadable", path, reason, entry_id))
         return out, 0
     if is_binary(data):
-        out.append(_refusal("code-binary", path, "a NUL byte or bytes that are not UTF-8; not scanned further", entry_id))
+        out.append(
+            _refusal("code-binary", path, "a NUL byte or bytes that are not UTF-8; not scanned further", entry_id)
+        )
         return out, len(data)
     if is_script(data):
         out.append(_refusal("code-script", path, "line 1: a #! line", entry_id))
@@ -257,7 +262,9 @@ def _scan_file(
         out.append(_refusal(code, path, f"line {line}: {what}", entry_id, line))
     if len(findings) > MAX_PER_FILE:
         out.append(
-            _refusal("scan-findings-truncated", path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id)
+            _refusal(
+                "scan-findings-truncated", path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id
+            )
         )
     return out, len(data)
 

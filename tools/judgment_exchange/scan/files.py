@@ -18,7 +18,9 @@ CODE_SUFFIXES: frozenset[str] = frozenset(
 )
 """Suffixes (case-insensitive) naming code, an executable, a package or archive, or an image."""
 
-CODE_NAMES: frozenset[str] = frozenset({"makefile", "dockerfile", "containerfile", "jenkinsfile", "rakefile", "gemfile"})
+CODE_NAMES: frozenset[str] = frozenset(
+    {"makefile", "dockerfile", "containerfile", "jenkinsfile", "rakefile", "gemfile"}
+)
 
 
 def name_says_code(name: str) -> bool:

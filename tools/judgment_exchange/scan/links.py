@@ -1,4 +1,5 @@
-"""README links: a relative link resolves inside the entry, to a file or directory that exists; no link names a local path.
+"""README links: a relative link resolves inside the entry, to a file or directory that exists; no link names a local
+path.
 
 RFC 0019 §3 (README.md) and its Conformance section (a relative link that does not resolve). Links
 are read from Markdown inline links and images, reference definitions, autolinks and HTML href/src

@@ -1,4 +1,5 @@
-"""Where a JSON document's strings are, and which members legitimately hold hex (RFC 0019 §3; dialect §§4.4, 5.1, 5.2, 9).
+"""Where a JSON document's strings are, and which members legitimately hold hex (RFC 0019 §3; dialect §§4.4, 5.1, 5.2,
+9).
 
 `strings(text)` walks a JSON text once and gives every string (member names included) with its
 member path, its line and its column span, without building the value. `exempt(relpath, token)`
@@ -483,7 +484,11 @@ RESULTS_DOCUMENT = "fixtures/*/sources.json"
 
 
 def _matches(pattern: Path, path: Path) -> bool:
-    return len(pattern) == len(path) and DEEP not in path and all(p == "*" or p == q for p, q in zip(pattern, path, strict=False))
+    return (
+        len(pattern) == len(path)
+        and DEEP not in path
+        and all(p == "*" or p == q for p, q in zip(pattern, path, strict=False))
+    )
 
 
 def exempt_from_secrets(relpath: str, token: Token) -> bool:
@@ -746,7 +751,8 @@ def _documents(relpath: str) -> tuple[str, ...]:
 
 
 def exempt_prefixes(relpath: str, token: Token) -> tuple[str, ...]:
-    """The code prefixes this string is exempt from: "secret-" at a hex member of its form, "local-path" for a pointer."""
+    """The code prefixes this string is exempt from: "secret-" at a hex member of its form, "local-path" for a
+    pointer."""
     out: list[str] = []
     for document, members in HEX_MEMBERS.items():
         if _depth(relpath) == _depth(document) and fnmatchcase(relpath, document):

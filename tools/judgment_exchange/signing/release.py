@@ -67,5 +67,6 @@ def check_release(store: "ObjectStore", tag: str, ref_object: str, commit: str,
     except (TreeError, TooLarge) as exc:
         return Refusal(RELEASE_SIGNATURE_INVALID, None, f"release {tag}: its tag or manifest.json cannot be read "
                        f"({exc})")
-    return verify_release_tag(data, tag=tag, commit=commit, manifest_digest="sha256:" + hashlib.sha256(manifest).hexdigest(),
-                              signers=signers)
+    return verify_release_tag(
+        data, tag=tag, commit=commit, manifest_digest="sha256:" + hashlib.sha256(manifest).hexdigest(), signers=signers
+    )

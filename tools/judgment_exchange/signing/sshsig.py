@@ -90,7 +90,8 @@ def dearmor(armored: bytes) -> bytes:
         raise SignatureError("the signature block does not end with a line end")
     lines = armored[:-1].split(b"\n")
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise SignatureError("the signature block is not one -----BEGIN SSH SIGNATURE----- … -----END SSH SIGNATURE----- "
+        raise SignatureError("the signature block is not one -----BEGIN SSH SIGNATURE----- … -----END SSH "
+                             "SIGNATURE----- "
                              "armor")
     body = lines[1:-1]
     if not all(_LINE.fullmatch(line) for line in body):

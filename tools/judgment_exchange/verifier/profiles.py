@@ -66,7 +66,11 @@ def _scope_refusal(profile: dict) -> str | None:
         return "endpointScope is a non-empty array"
     if any(not isinstance(e, str) for e in scope) or len(set(scope)) != len(scope):
         return "endpointScope holds distinct strings"
-    if profile.get("shape") != "http" or not isinstance(profile.get("adapter"), dict) or profile["adapter"].get("name") != "adapter-web":
+    if (
+        profile.get("shape") != "http"
+        or not isinstance(profile.get("adapter"), dict)
+        or profile["adapter"].get("name") != "adapter-web"
+    ):
         return "endpointScope is admitted only on shape http with adapter.name adapter-web"
     if profile.get("endpoint") is not None:
         return "endpoint is null when endpointScope is present"
@@ -88,7 +92,8 @@ def profile_refusal(profile: Any) -> str | None:
     if not isinstance(profile, dict):
         return "a profile is an object"
     if not _REQUIRED <= set(profile) or not set(profile) <= _REQUIRED | _OPTIONAL:
-        return "a profile has exactly id, publicKey, class, source, authority, shape, adapter, endpoint and optional tools, calculator, research, endpointScope"
+        return ("a profile has exactly id, publicKey, class, source, authority, shape, adapter, endpoint and optional "
+                "tools, calculator, research, endpointScope")
     if not all(_text(profile[m]) for m in ("id", "source", "authority")):
         return "id, source and authority are non-empty strings"
     if profile["class"] not in ("record", "generated"):

@@ -112,7 +112,10 @@ def documents(argv: list[str]) -> Documents:
     args = _parser().parse_args(argv)
     record = _record(args.record)
     if args.fixture is not None:
-        if any(getattr(args, n) is not None for n in ("dialect", "case", "acquisitions", "profiles", "preparation", "binding")):
+        if any(
+            getattr(args, n) is not None
+            for n in ("dialect", "case", "acquisitions", "profiles", "preparation", "binding")
+        ):
             raise CannotRun("--fixture takes its inputs from the fixture; name no other document")
         return fixture_documents(args.fixture, record, args.require_binding)
     missing = [n for n in ("dialect", "case", "profiles", "preparation") if getattr(args, n) is None]

@@ -89,7 +89,9 @@ def _form(receipt: dict) -> str | None:
         return "the receipt attests a page (acquisition.pageItems), which no preparation reads"
     if not isinstance(acquisition.get("adapter"), dict) or not isinstance(acquisition.get("shape"), str):
         return "acquisition.adapter is an object and acquisition.shape a string"
-    if "endpoint" not in acquisition or not (acquisition["endpoint"] is None or isinstance(acquisition["endpoint"], str)):
+    if "endpoint" not in acquisition or not (
+        acquisition["endpoint"] is None or isinstance(acquisition["endpoint"], str)
+    ):
         return "acquisition.endpoint is a string or null"
     if instant(acquisition.get("observedAt")) is None:
         return "acquisition.observedAt is a timestamp with an instant"
@@ -160,7 +162,10 @@ def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict, 
 
 def stale(receipt: dict, verified_at: int, max_age: int) -> str | None:
     """§5.2 times: observedAt and servedAt within [verifiedAt − maxAge, verifiedAt + 30 s]."""
-    for name, value in (("servedAt", receipt["servedAt"]), ("acquisition.observedAt", receipt["acquisition"]["observedAt"])):
+    for name, value in (
+        ("servedAt", receipt["servedAt"]),
+        ("acquisition.observedAt", receipt["acquisition"]["observedAt"]),
+    ):
         at = instant(value)
         if at < verified_at - max_age or at > verified_at + SKEW:
             return f"{name} {value} is outside [verifiedAt − {max_age} s, verifiedAt + {SKEW} s]"

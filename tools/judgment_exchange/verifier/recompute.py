@@ -182,14 +182,22 @@ class _Run:
             return "a profile with endpointScope serves no operation"
         arguments = source["arguments"]
         if profile["shape"] == "mcp":
-            if set(arguments) != {"tool", "arguments"} or not isinstance(arguments["tool"], str) or not arguments["tool"]:
+            if (
+                set(arguments) != {"tool", "arguments"}
+                or not isinstance(arguments["tool"], str)
+                or not arguments["tool"]
+            ):
                 return "under shape mcp the request is exactly a tool call, {tool, arguments}"
             if arguments["tool"] not in profile.get("tools", []):
                 return "the request's tool is not among the profile's tools"
         if profile["adapter"]["name"] == "adapter-http" and "query" in arguments:
             query = arguments["query"]
             types = self.types(source)
-            if not isinstance(query, dict) or is_form(query) or not all(is_string_template(v, types) for v in query.values()):
+            if (
+                not isinstance(query, dict)
+                or is_form(query)
+                or not all(is_string_template(v, types) for v in query.values())
+            ):
                 return "under adapter-http a query is an object of string templates"
         if ("calculator" in profile) != ("calculation" in source):
             return "calculation is declared exactly when the profile is a calculator's"
@@ -229,7 +237,8 @@ class _Run:
         for position, (name, decl) in enumerate(self.case_decl.items()):
             value = resolve(document, decl["pointer"])
             if value is ABSENT or not _typed(value, decl["type"]):
-                return Found(codes.PARAMETER_INVALID, f"the case's parameter {position} (in declaration order) does not "
+                return Found(codes.PARAMETER_INVALID, f"the case's parameter {position} (in declaration order) does "
+                                                      "not "
                                                       f"resolve to a value of type {decl['type']}")
             self.case_values[name] = value
         read = {"copy": {"facts": case["facts"], "evidence": case["evidence"]}}
@@ -393,7 +402,9 @@ class _Run:
             if isinstance(value, ReadFailed):
                 return Found(codes.READ_FAILED, f"{self.where(state.name)}: {value.detail}")
         if "calculation" in source:
-            answer = calculation_answer(value, state.profile["calculator"], source["calculation"], state.values, self.now)
+            answer = calculation_answer(
+                value, state.profile["calculator"], source["calculation"], state.values, self.now
+            )
             if isinstance(answer, str):
                 return Found(codes.CALCULATION_INVALID, f"{self.where(state.name)}: {answer}")
             state.calculation = self.calculation_lineage(state, answer)
@@ -418,7 +429,12 @@ class _Run:
         for name in sorted(answer["inputs"]):
             source, pointer = self.origin(state, bound[name])
             inputs.append({"name": name, "parameter": bound[name], "source": source, "pointer": pointer})
-        return {"calculator": answer["calculator"], "status": answer["status"], "asOf": answer["asOf"], "inputs": inputs}
+        return {
+            "calculator": answer["calculator"],
+            "status": answer["status"],
+            "asOf": answer["asOf"],
+            "inputs": inputs,
+        }
 
     def admission(self) -> Found | None:
         admits = self.dialect.get("admits", {})

@@ -1,7 +1,8 @@
 """The derivation rule, version 1 (dialect §6.3): its evaluation.
 
 The rule's form is the dialect form checker's (dialect/rule.py), checked before anything is
-recomputed (§11 phase 5), so the evaluator only meets rules of §6.3's form. `evaluate` derives the claim: the first clause whose condition is true, with basis the fields of
+recomputed (§11 phase 5), so the evaluator only meets rules of §6.3's form. `evaluate` derives the claim: the first
+clause whose condition is true, with basis the fields of
 the leaves evaluated up to and including it, as the short-circuit path defines it.
 """
 

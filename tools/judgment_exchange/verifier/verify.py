@@ -69,7 +69,8 @@ def _phase1(docs: Documents, checked: dialect_form.CheckedDialect | None = None)
              "preparation": MAX_PREPARATION, "record": MAX_RECORD}
     together = len(docs.dialect) + len(docs.case) + len(docs.acquisitions or b"")
     if together > MAX_INPUTS:
-        return Refused(codes.INPUT_OVER_BOUND, f"the dialect, case and acquisitions hold {together} bytes, over {MAX_INPUTS}")
+        return Refused(codes.INPUT_OVER_BOUND, f"the dialect, case and acquisitions hold {together} bytes, over "
+                                               f"{MAX_INPUTS}")
     for name, data, max_depth in _named(docs):
         if checked is not None and name == "dialect":  # measured within DIALECT_BOUNDS, which are these
             continue
@@ -131,7 +132,11 @@ def _research_names(dialect: Any) -> set[str]:
     sources = dialect.get("sources", []) if isinstance(dialect, dict) else []
     if not isinstance(sources, list):
         return set()
-    return {s["name"] for s in sources if isinstance(s, dict) and s.get("kind") == "research" and isinstance(s.get("name"), str)}
+    return {
+        s["name"]
+        for s in sources
+        if isinstance(s, dict) and s.get("kind") == "research" and isinstance(s.get("name"), str)
+    }
 
 
 @dataclass
@@ -163,8 +168,15 @@ def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -
     record = values.get("record")
     binding_counts = dialect_form.binding_count_refusal(values["binding"]) if "binding" in values else None
     dialect_counts = None if checked is not None else dialect_form.count_refusal(dialect)
-    if (refused := _first(dialect_counts, binding_counts, profile_rules.count_refusal(profiles),
-                          receipts.count_refusal(acquisitions), research.count_refusal(dialect, acquisitions))) is not None:
+    if (
+        refused := _first(
+            dialect_counts,
+            binding_counts,
+            profile_rules.count_refusal(profiles),
+            receipts.count_refusal(acquisitions),
+            research.count_refusal(dialect, acquisitions),
+        )
+    ) is not None:
         return refused
     if checked is None:
         if (refused := _first(dialect_form.version_refusal(dialect))) is not None:
@@ -203,7 +215,9 @@ def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -
     return Admitted(values, inputs)
 
 
-def prepare(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -> tuple[Refused | Found | Recomputation, dict]:
+def prepare(
+    docs: Documents, checked: dialect_form.CheckedDialect | None = None
+) -> tuple[Refused | Found | Recomputation, dict]:
     """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
     admitted = admit(docs, checked)
     if isinstance(admitted, Refused):
@@ -213,7 +227,9 @@ def prepare(docs: Documents, checked: dialect_form.CheckedDialect | None = None)
     try:
         result = recompute(admitted.inputs)
     except RECOMPUTE_ERRORS as exc:
-        return Refused(codes.INPUT_MALFORMED, f"the dialect cannot be read ({type(exc).__name__}: {exc})"), admitted.values
+        return Refused(
+            codes.INPUT_MALFORMED, f"the dialect cannot be read ({type(exc).__name__}: {exc})"
+        ), admitted.values
     return result, admitted.values
 
 
