@@ -77,10 +77,10 @@ def _mypy_config() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]
 
 
-RELAXED_MODULES_CEILING = 42
+RELAXED_MODULES_CEILING = 40
 """Entries of the override list of modules not yet strict (the first override): lower it when one leaves."""
 
-DISABLED_CODES_CEILING = 109
+DISABLED_CODES_CEILING = 103
 """(module, error code) pairs the relaxed modules still disable today: lower it when one is fixed."""
 
 
@@ -96,7 +96,8 @@ def test_the_override_list_only_shrinks():
               "judgment_exchange.jsonstrict", "judgment_exchange.canon", "judgment_exchange.keys",
               "judgment_exchange.pointers", "judgment_exchange.textsafe", "judgment_exchange.coderecord",
               "judgment_exchange.history.ledger", "judgment_exchange.history.tags",
-              "judgment_exchange.history.upgrade", "judgment_exchange.history.model"]
+              "judgment_exchange.history.upgrade", "judgment_exchange.history.model", "judgment_exchange.tree",
+              "judgment_exchange.history"]
     named = {m for o in config["overrides"] for m in o["module"]}
     assert not named & set(strict), named & set(strict)
 

@@ -9,12 +9,14 @@ is refused without being read whole. `GitTree` reads blobs through GitPython's o
 
 from __future__ import annotations
 
+import builtins
 import errno
 import os
 import re
 import stat as _stat
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from .gitfail import reason
 
@@ -149,7 +151,7 @@ class WorkingTree:
             raise TreeError(f"{path or '.'}: {exc.strerror}") from exc
         return sorted(nodes, key=lambda n: id_order(n.name))
 
-    def kinds(self, path: str) -> list[tuple[str, str]]:
+    def kinds(self, path: str) -> builtins.list[tuple[str, str]]:
         """(name, kind) of each entry of a directory, in `list`'s order, kinds as `list` gives them, taken
         from the directory listing itself where the file system records them (no stat per entry)."""
         full = _join(self.root, path)
@@ -212,7 +214,7 @@ class ReadOnce:
         return data
 
 
-def _kind(entry: os.DirEntry) -> str:
+def _kind(entry: os.DirEntry[str]) -> str:
     """What `_node` would say of a directory entry's kind, from its recorded type (lstat if none)."""
     if entry.is_symlink():
         return SYMLINK
@@ -261,7 +263,7 @@ class ObjectStore:
     nothing owed when the caller hands the repository to another reader.
     """
 
-    def __init__(self, repo) -> None:
+    def __init__(self, repo: Any) -> None:
         from collections import deque
 
         self._repo = repo
@@ -277,10 +279,10 @@ class ObjectStore:
         self._asked = 0  # how far into `_ahead` requests were written
         self._owed: deque[tuple[str, int]] = deque()  # requests written whose answers are unread
         self._owed_ids: set[str] = set()
-        self._process = None  # the process `_owed` was asked of
+        self._process: Any = None  # the process `_owed` was asked of
         self.blob_reads = 0
 
-    def expect(self, ids, limit: int = _PREFETCH_MAX, window: int = 8) -> None:
+    def expect(self, ids: Iterable[str], limit: int = _PREFETCH_MAX, window: int = 8) -> None:
         """Say which large objects will be read, in order: a read of one of them asks for it, unless
         asked already, and for the ones after it up to `window` in all (a bounded read-ahead, so that
         large blobs, e.g. every release's manifest, are neither read one round trip each nor held all at
@@ -290,7 +292,7 @@ class ObjectStore:
         self._ahead_limit, self._window = limit, max(1, window)
         self._asked = 0
 
-    def prefetch(self, ids, limit: int = _PREFETCH_MAX) -> None:
+    def prefetch(self, ids: Iterable[str], limit: int = _PREFETCH_MAX) -> None:
         """Read the objects `ids` names (40-hex ids; others, and ids already held, are left to their own
         read) through the store's one `cat-file --batch` process, a batch of requests per round trip.
 
@@ -436,7 +438,7 @@ class ObjectStore:
         except Exception as exc:  # GitPython raises ValueError, BadObject, GitCommandError or OSError
             raise TreeError(f"{path}: object {hexsha} cannot be read ({reason(exc)})") from exc
         if over:
-            raise TooLarge(path, ostream.size, limit)
+            raise TooLarge(path, ostream.size, cast(int, limit))
         if kinds and kind not in kinds:
             return kind, b""
         if len(data) != ostream.size:
@@ -462,7 +464,7 @@ class ObjectStore:
             kind, data = self.object_type(hexsha)
         return kind, hexsha
 
-    def tag_targets(self, ids) -> list[str]:
+    def tag_targets(self, ids: Iterable[str]) -> list[str]:
         """The objects the annotated tags among `ids` name (a prefetch hint: failures are left to peel)."""
         targets = []
         for hexsha in ids:
@@ -487,7 +489,7 @@ class ObjectStore:
             else:
                 found = _header(data, b"parent ", commit)
             self._parents[commit] = found
-        return found
+        return cast("str | None", found)
 
     def root_tree(self, commit: str) -> str:
         """The tree a commit records (kept by commit id)."""
@@ -531,12 +533,12 @@ class ObjectStore:
         if fetched is not None:
             return fetched[1]
         try:
-            return self._odb.info(bytes.fromhex(hexsha)).size
+            return cast(int, self._odb.info(bytes.fromhex(hexsha)).size)
         except Exception as exc:  # GitPython raises ValueError, BadObject or GitCommandError
             raise TreeError(f"object {hexsha} cannot be read ({reason(exc)})") from exc
 
 
-def _widen(stdout) -> None:
+def _widen(stdout: Any) -> None:
     """Let the process's answers wait in a pipe of a mebibyte, where the system allows it (Linux's
     F_SETPIPE_SZ, within its unprivileged limit): git can then make the next few large objects while
     the reader works. Elsewhere, or refused, the pipe keeps its size and only the overlap is lost."""
@@ -637,7 +639,7 @@ class ReleaseTree:
         self.label = label
 
     def _entry(self, path: str) -> tuple[int, str] | None:
-        entry: tuple[int, str] | None = (_TREE_MODE, self.root)
+        entry: tuple[int, str] = (_TREE_MODE, self.root)
         for part in path.split("/"):
             if not part:
                 continue
@@ -645,9 +647,10 @@ class ReleaseTree:
                 raise TreeError(f"{path}: a submodule (gitlink) where a directory should be, at {self.label}")
             if entry[0] & _TYPE_MASK != _TREE_MODE:
                 return None
-            entry = self.store.tree(entry[1], path).get(part)
-            if entry is None:
+            found = self.store.tree(entry[1], path).get(part)
+            if found is None:
                 return None
+            entry = found
         return entry
 
     def stat(self, path: str) -> Node:
@@ -695,7 +698,7 @@ class ReleaseTree:
         return self.store.blob(hexsha, limit, path)
 
 
-def _named_commit(store: ObjectStore, rev) -> str | None:
+def _named_commit(store: ObjectStore, rev: object) -> str | None:
     """The commit a full lowercase hex id names, its annotated tags followed (what GitPython's
     `repo.commit(rev)` gives for one), read through the store's own process (issue #20: no second
     process for the lookup); None for any other revision, or one that names no commit: GitPython then
@@ -712,7 +715,7 @@ def _named_commit(store: ObjectStore, rev) -> str | None:
 class GitTree(ReleaseTree):
     """The tree of one revision of a repository, read as blobs through its object database (§7)."""
 
-    def __init__(self, repo, rev: str, *, own: bool = False) -> None:
+    def __init__(self, repo: Any, rev: str, *, own: bool = False) -> None:
         import git  # GitPython
 
         store = None

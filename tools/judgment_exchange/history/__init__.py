@@ -7,16 +7,28 @@ release, no git; called even with --no-history).
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the same imports, for readers and the import contract (issue #29): a lazy export is a dependency
-    from ..codes.history import CODES
-    from ..tree import ObjectStore, ReleaseTree
-    from .check import check_history, check_retained
-    from .identity import artifact_refusals, history_artifact_refusals
-    from .model import CHECKED, NO_RELEASES, CurrentEntry, HistoricalRow, HistoryResult, Release, Retained
-    from .tags import Tags, list_releases, previous_releases, release_key
-    from .walk import read_history
+    from ..codes.history import CODES as CODES
+    from ..tree import ObjectStore as ObjectStore
+    from ..tree import ReleaseTree as ReleaseTree
+    from .check import check_history as check_history
+    from .check import check_retained as check_retained
+    from .identity import artifact_refusals as artifact_refusals
+    from .identity import history_artifact_refusals as history_artifact_refusals
+    from .model import CHECKED as CHECKED
+    from .model import NO_RELEASES as NO_RELEASES
+    from .model import CurrentEntry as CurrentEntry
+    from .model import HistoricalRow as HistoricalRow
+    from .model import HistoryResult as HistoryResult
+    from .model import Release as Release
+    from .model import Retained as Retained
+    from .tags import Tags as Tags
+    from .tags import list_releases as list_releases
+    from .tags import previous_releases as previous_releases
+    from .tags import release_key as release_key
+    from .walk import read_history as read_history
 
 _FROM = {
     "check_history": ".check", "check_retained": ".check",
@@ -32,7 +44,7 @@ _FROM = {
 needs only artifact identity (`exchange check --no-history`, an empty catalog) does not load the walk."""
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     where = _FROM.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..catalog.grammar import release_key
+from ..catalog.grammar import release_key as release_key  # re-exported: history, check and mainline import it from here
 from ..gitfail import reason
 from ..tree import ObjectStore, TreeError
 from .model import Release
