@@ -10,24 +10,24 @@ With --base, an entry the pull request leaves untouched is held by its manifest 
 
 from __future__ import annotations
 
-from ..gitfail import reason
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..quoting import clear_report
-from ..refusal import Refusal, Report
-from ..tree import ReadOnce, Tree, TreeError
-from ..scan import scan_entry, scan_manifest
 from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
 from ..catalog.layout import entry_directories
-from .identity import history_check, identity_check
 from ..catalog.manifest import check_rows, read_manifest
 from ..catalog.pinned import held, pinned_entry
+from ..gitfail import reason
+from ..quoting import clear_report
+from ..refusal import Refusal, Report
+from ..repository.skips import acknowledge
+from ..scan import scan_entry, scan_manifest
+from ..signing.signers import check_signers_file
+from ..tree import ReadOnce, Tree, TreeError
+from .identity import history_check, identity_check
 from .pool import check_entries, workers_for
 from .replay import name_edited, reader_for, replay_entry, rerecord_changed, unreplayed_notes
-from ..repository.skips import acknowledge
-from ..signing.signers import check_signers_file
 
 if TYPE_CHECKING:
     from ..history.model import Retained
@@ -229,13 +229,13 @@ class Run:
 @dataclass(frozen=True)
 class Phase:
     """One step of the gate: its name, when it applies (the options), the function that returns what it
-    found, the checks the report lists when it runs, and whether a failure to read the tree in it is the
-    catalog's own (CatalogUnreadable, exit 4)."""
+    found, the checks the report lists when it runs (by the options), and whether a failure to read the tree
+    in it is the catalog's own (CatalogUnreadable, exit 4)."""
 
     name: str
     applies: Callable[[GateOptions], bool]
     run: Callable[[Run], Found | None]
-    checks: tuple[str, ...] = ()
+    checks: Callable[[GateOptions], tuple[str, ...]] = lambda options: ()
     guarded: bool = True
 
 
@@ -387,24 +387,22 @@ def _phase_clear(run: Run) -> None:
 
 HELD = "untouched entries held by their manifest pins"
 
+_ENTRY_CHECKS = ("entry.json members and the reference chain", "dialect form and binding documents",
+                 "stored and canonical digests", "fixture file sets")
+
 PHASES: tuple[Phase, ...] = (
     Phase("compare", lambda o: bool(o.base), _phase_compare),
     Phase("reader", lambda o: o.replay, _phase_reader),
-    Phase("directories", _always, _phase_directories, ("manifest and entry directories",)),
+    Phase("directories", _always, _phase_directories, lambda o: ("manifest and entry directories",)),
     Phase("select", _always, _phase_select),
-    Phase("entries", _always, _phase_entries, ("entry.json members and the reference chain",
-                                               "dialect form and binding documents", "stored and canonical digests",
-                                               "fixture file sets")),
-    Phase("replay", lambda o: o.replay, lambda run: None, ("fixture replay",)),  # per entry, in _check_entry
-    Phase("scan", lambda o: o.scan, lambda run: None, ("scans",)),  # per entry, in _check_entry
-    Phase("licences", lambda o: o.spdx, lambda run: None, ("SPDX licence list",)),  # per entry, spdx.py
+    Phase("entries", _always, _phase_entries, lambda o: _ENTRY_CHECKS + ("fixture replay",) * o.replay
+          + ("scans",) * o.scan + ("SPDX licence list",) * o.spdx),
     Phase("skips", lambda o: o.replay, _phase_skips),
     Phase("release", _always, _phase_release, guarded=False),
-    Phase("identity", _always, _phase_identity, ("artifact identity",), guarded=False),
+    Phase("identity", _always, _phase_identity, lambda o: ("artifact identity",), guarded=False),
     Phase("pull request", lambda o: bool(o.base), _phase_pull_request, guarded=False),
-    Phase("history", _always, _phase_history, guarded=False),
-    Phase("history checks", lambda o: o.history, lambda run: None, ("history",)),
-    Phase("retained release", lambda o: o.retained is not None, lambda run: None, ("the retained release",)),
+    Phase("history", _always, _phase_history, lambda o: ("history",) * o.history
+          + ("the retained release",) * (o.retained is not None), guarded=False),
     Phase("selection", lambda o: bool(o.entries), _phase_selection, guarded=False),
     Phase("rerecord", _always, _phase_rerecord, guarded=False),
     Phase("edited", lambda o: o.replay, _phase_edited, guarded=False),
@@ -418,7 +416,7 @@ def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     and the pipeline alone records what it returns; raises CatalogUnreadable on I/O failure."""
     run = Run(tree, options or GateOptions(), Report())
     phases = [phase for phase in PHASES if phase.applies(run.options)]
-    run.report.checks = [check for phase in phases for check in phase.checks]  # the report's list, from the phases
+    run.report.checks = [check for phase in phases for check in phase.checks(run.options)]  # derived, in order
     for phase in phases:
         found = _guard(phase, run) if phase.guarded else phase.run(run)
         if found is not None:
