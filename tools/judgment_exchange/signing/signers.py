@@ -82,10 +82,14 @@ class Signers:
         return frozenset(s.key for s in self.keys)
 
 
+def ssh_string(value: bytes) -> bytes:
+    """SSH's wire `string` (RFC 4251 §5): a 4-byte big-endian length, then the bytes."""
+    return len(value).to_bytes(4, "big") + value
+
+
 def key_blob(key: bytes) -> bytes:
     """The SSH wire form of an Ed25519 public key: string "ssh-ed25519", string KEY."""
-    name = KEY_TYPE.encode("ascii")
-    return len(name).to_bytes(4, "big") + name + len(key).to_bytes(4, "big") + key
+    return ssh_string(KEY_TYPE.encode("ascii")) + ssh_string(key)
 
 
 def fingerprint(key: bytes) -> str:
@@ -95,8 +99,7 @@ def fingerprint(key: bytes) -> str:
 
 def ed25519_from_blob(blob: bytes) -> bytes | None:
     """The 32 key bytes of an `ssh-ed25519` key blob, or None when the blob is anything else (no trailing bytes)."""
-    name = KEY_TYPE.encode("ascii")
-    head = len(name).to_bytes(4, "big") + name + (32).to_bytes(4, "big")
+    head = key_blob(bytes(32))[:-32]  # string "ssh-ed25519" and a 32-byte string's length
     if len(blob) != len(head) + 32 or not blob.startswith(head):
         return None
     return blob[len(head):]

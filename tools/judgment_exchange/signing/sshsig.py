@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..keys import verify as ed25519_verify
-from .signers import ed25519_from_blob
+from .signers import ed25519_from_blob, ssh_string
 
 BEGIN = b"-----BEGIN SSH SIGNATURE-----"
 END = b"-----END SSH SIGNATURE-----"
@@ -52,14 +52,11 @@ class SshSignature:
     def signed_data(self, message: bytes) -> bytes:
         """The bytes the Ed25519 signature is over (PROTOCOL.sshsig's signed data)."""
         digest = HASHES[self.hash_algorithm](message).digest()
-        return MAGIC + _string(self.namespace) + _string(b"") + _string(self.hash_algorithm) + _string(digest)
+        return (MAGIC + ssh_string(self.namespace) + ssh_string(b"") + ssh_string(self.hash_algorithm)
+                + ssh_string(digest))
 
     def verifies(self, message: bytes) -> bool:
         return ed25519_verify(self.key.hex(), self.signature.hex(), self.signed_data(message))
-
-
-def _string(value: bytes) -> bytes:
-    return len(value).to_bytes(4, "big") + value
 
 
 class _Reader:
