@@ -17,21 +17,11 @@ from pathlib import Path
 import pytest
 
 from .repos import git
-from .test_stale_main import OTHER, _exchange
-from .test_walkthrough import FIRST, _run
+from .test_one_main import _check, _codes
+from .test_stale_main import _exchange, add_other
 
 LEDGER_CODES = {"release-ledger-changed", "release-ledger-missing", "release-ledger-invalid", "release-tag-missing"}
 MODES = ((), ("--base", "auto"))
-
-
-def _check(work: Path, *argv: str) -> tuple[int, dict]:
-    done = _run(work, ["exchange", "check", *argv, "--format", "json"])
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(done.stdout)
-
-
-def _codes(report: dict) -> list[str]:
-    return [r["code"] for r in report["refusals"]]
 
 
 def _release_after_readme(maint: Path, tag: str, text: str) -> None:
@@ -40,20 +30,6 @@ def _release_after_readme(maint: Path, tag: str, text: str) -> None:
     git(maint, "push", "-q", "origin", "main")
     _exchange(maint, "release", tag)  # an empty catalog may release the empty manifest again (RFC 0019 §7)
     git(maint, "push", "-q", "origin", "main", tag)
-
-
-def _add_entry(work: Path) -> None:
-    """A correct new entry, as the walkthrough adds one, committed on the current branch."""
-    _exchange(work, "new", "acme.other", "--from-run", str(FIRST))
-    entry_path = work / OTHER / "entry.json"
-    entry = json.loads(entry_path.read_bytes())
-    entry.update(title="Acme vendor intake, a second publisher's copy", author="Acme Data Team",
-                 description="The same registry read, kept by another team.")
-    entry_path.write_text(json.dumps(entry, indent=2) + "\n")
-    (work / OTHER / "README.md").write_text("# acme.other\n\nA vendor registry read for the intake pack.\n")
-    _exchange(work, "fix")
-    git(work, "add", "-A")
-    git(work, "commit", "-q", "-s", "-m", "Add acme.other")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +56,7 @@ def fork(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     git(work, "remote", "add", "upstream", str(upstream))
     git(work, "fetch", "-q", "upstream", "--tags")
     git(work, "switch", "-q", "-c", "topic", "upstream/main")  # the branch, made before the next fetch
-    _add_entry(work)
+    add_other(work)
     git(work, "switch", "-q", "main")
     _release_after_readme(maint, "v0.2.0", "# The catalog\n\nRelease notes move to the wiki.\n")
     _release_after_readme(maint, "v0.3.0", "# The catalog\n\nRelease notes are in docs/.\n")

@@ -26,26 +26,32 @@ def _exchange(work: Path, *argv: str) -> str:
     return done.stdout
 
 
+def add_other(work: Path) -> None:
+    """A correct new entry, acme.other, as the walkthrough adds one, committed on the current branch."""
+    _exchange(work, "new", "acme.other", "--from-run", str(FIRST))
+    entry_path = work / OTHER / "entry.json"
+    entry = json.loads(entry_path.read_bytes())
+    entry.update(title="Acme vendor intake, a second publisher's copy", author="Acme Data Team",
+                 description="The same registry read, kept by another team.")
+    entry_path.write_text(json.dumps(entry, indent=2) + "\n")
+    (work / OTHER / "README.md").write_text("# acme.other\n\nA vendor registry read for the intake pack.\n")
+    _exchange(work, "fix")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-s", "-m", "Add acme.other")
+
+
 def _release_twice(tmp_path: Path, upstream: Path) -> str:
     """A maintainer's clone of upstream: acme.other released as v0.1.0, changed with an upgrade note
     keyed by its v0.1.0 entryDigest, released as v0.2.0; pushed with the tags. Its v0.1.0 digest."""
     maint = tmp_path / "maintainer"
     git(tmp_path, "clone", "-q", str(upstream), str(maint))
-    _exchange(maint, "new", "acme.other", "--from-run", str(FIRST))
-    entry_path = maint / OTHER / "entry.json"
-    entry = json.loads(entry_path.read_bytes())
-    entry.update(title="Acme vendor intake, a second publisher's copy", author="Acme Data Team",
-                 description="The same registry read, kept by another team.")
-    entry_path.write_text(json.dumps(entry, indent=2) + "\n")
-    (maint / OTHER / "README.md").write_text("# acme.other\n\nA vendor registry read for the intake pack.\n")
-    _exchange(maint, "fix")
-    git(maint, "add", "-A")
-    git(maint, "commit", "-q", "-s", "-m", "Add acme.other")
+    add_other(maint)
     git(maint, "push", "-q", "origin", "main")
     _exchange(maint, "release", "v0.1.0")
     git(maint, "push", "-q", "origin", "main", "v0.1.0")
     released = next(r["entryDigest"] for r in json.loads((maint / "manifest.json").read_bytes())
                     if r["id"] == "acme.other")
+    entry_path = maint / OTHER / "entry.json"
     entry = json.loads(entry_path.read_bytes())
     entry["upgrade"] = {released: "The README says which team keeps the copy; nothing the dialect reads changed."}
     entry_path.write_text(json.dumps(entry, indent=2) + "\n")
