@@ -77,10 +77,10 @@ def _mypy_config() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]
 
 
-RELAXED_MODULES_CEILING = 40
+RELAXED_MODULES_CEILING = 35
 """Entries of the override list of modules not yet strict (the first override): lower it when one leaves."""
 
-DISABLED_CODES_CEILING = 103
+DISABLED_CODES_CEILING = 89
 """(module, error code) pairs the relaxed modules still disable today: lower it when one is fixed."""
 
 
@@ -92,14 +92,13 @@ def test_the_override_list_only_shrinks():
     assert len(relaxed["module"]) <= RELAXED_MODULES_CEILING, "a module joined the relaxed list: make it strict"
     pairs = sum(len(o["module"]) * len(o["disable_error_code"]) for o in disabled)
     assert pairs <= DISABLED_CODES_CEILING, "an error code was disabled anew: fix the error instead"
-    strict = ["judgment_exchange.codes", "judgment_exchange.codes.*", "judgment_exchange.refusal",
-              "judgment_exchange.jsonstrict", "judgment_exchange.canon", "judgment_exchange.keys",
-              "judgment_exchange.pointers", "judgment_exchange.textsafe", "judgment_exchange.coderecord",
-              "judgment_exchange.history.ledger", "judgment_exchange.history.tags",
-              "judgment_exchange.history.upgrade", "judgment_exchange.history.model", "judgment_exchange.tree",
-              "judgment_exchange.history"]
+    strict = ["judgment_exchange.codes", "judgment_exchange.refusal", "judgment_exchange.jsonstrict",
+              "judgment_exchange.canon", "judgment_exchange.keys", "judgment_exchange.pointers",
+              "judgment_exchange.textsafe", "judgment_exchange.coderecord", "judgment_exchange.tree",
+              "judgment_exchange.history"]  # each with its submodules: history/ is strict whole
     named = {m for o in config["overrides"] for m in o["module"]}
-    assert not named & set(strict), named & set(strict)
+    relaxed_strict = {m for m in named for s in strict if m == s or m.startswith(s + ".")}
+    assert not relaxed_strict, relaxed_strict
 
 
 def test_every_ruff_per_file_ignore_says_why():

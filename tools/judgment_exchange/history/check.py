@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, cast
 
 from ..codes.history import ARTIFACT_HISTORY_INVALID, RELEASE_LEDGER_MISSING, RELEASE_TAG_INVALID
 from ..gitfail import reason
@@ -12,12 +14,15 @@ from .identity import history_artifact_refusals_of
 from .ledger import LEDGER, LEDGER_MAX_BYTES
 from .mainline import above_note, first_parent_chain, hold_ledger, off_main_note, plain_base, resolve_main, side_note
 from .model import CHECKED, NO_RELEASES, CurrentEntry, Facts, HistoryResult, Release, Retained
-from .tags import TagListingError, list_releases, previous_releases, release_key
+from .tags import TagListingError, Tags, list_releases, previous_releases, release_key
 from .upgrade import latest_released, unknown_key_refusals_of
 from .walk import MANIFEST, Walk, read_history
 
+if TYPE_CHECKING:
+    from git import Repo
 
-def _open(repo_path: str):
+
+def _open(repo_path: str) -> Repo:
     import git
 
     try:
@@ -26,7 +31,13 @@ def _open(repo_path: str):
         raise TagListingError(f"{repo_path} is not a git repository ({reason(exc)})") from exc
 
 
-TIP = object()
+class _Tip(enum.Enum):
+    """The type of TIP alone (a sentinel a type checker tells apart from the ledger's bytes)."""
+
+    TIP = "tip"
+
+
+TIP: Final = _Tip.TIP
 """`ledger=TIP`: the checked tree's releases.json is main's own (a direct call on a repository)."""
 
 
@@ -37,7 +48,7 @@ def check_history(
     release_tag: str | None = None,
     base: str | None = None,
     max_releases: int | None = None,
-    ledger: bytes | None | object = TIP,
+    ledger: bytes | None | _Tip = TIP,
     anchor: str | None = None,
     base_ledger: tuple[bytes | None] | None = None,
     manifest: bytes | None = None,
@@ -90,7 +101,7 @@ def check_history(
 
 
 def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_tag: str | None,
-                   max_releases: int | None, ledger: bytes | None | object, anchor: str | None,
+                   max_releases: int | None, ledger: bytes | None | _Tip, anchor: str | None,
                    base_ledger: tuple[bytes | None] | None, manifest: bytes | None,
                    main: tuple[str, str] | None, entries_read: dict[str, object] | None,
                    retained: Retained | None = None, side_releases: bool = True,
@@ -109,6 +120,7 @@ def _check_history(repo_path: str, current: Sequence[CurrentEntry], *, release_t
         if release_tag in tags.not_commits:
             detail = f"{release_tag} resolves to a {tags.not_commits[release_tag]}, not a commit"
             return HistoryResult(CHECKED, [Refusal(RELEASE_TAG_INVALID, None, detail)], notes=notes)
+        tip: str | None
         if main is not None:
             tip, tip_name = main
         elif anchor is not None:
@@ -227,11 +239,12 @@ def _retained_release(store: ObjectStore, walk: Walk, retained: Retained,
                             f"{retained.manifest_digest}: this is not the manifest that was imported")]
     if any(release.commit == retained.commit for release in previous):
         return [], []
-    return [Release(retained.name, release_key(retained.tag), retained.commit)], []
+    version = cast("tuple[int, int, int]", release_key(retained.tag))  # a lock's tag is in the grammar (consumer.lock)
+    return [Release(retained.name, version, retained.commit)], []
 
 
-def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, release_tag: str | None,
-                  side_releases: bool = False):
+def _tags_on_main(store: ObjectStore, tags: Tags, tip: str | None, tip_name: str, release_tag: str | None,
+                  side_releases: bool = False) -> tuple[list[Release], list[Refusal], list[str], list[Release]]:
     """A catalog without a ledger: its releases are the tags on main's first-parent history (item 2);
     a release commit holding releases.json means the ledger was removed (release-ledger-missing). With
     `release_tag`, tags above it are out of scope: noted, never read (docs/releasing.md, "Main"). With
@@ -239,9 +252,12 @@ def _tags_on_main(store: ObjectStore, tags, tip: str | None, tip_name: str, rele
     artifact identity and upgrade keys (the fourth value; issue #34 item 3), else noted and ignored."""
     on_main = set(first_parent_chain(store, tip))
     made = release_key(release_tag) if release_tag else None
-    releases, refusals, notes, side = [], [], [], []
+    releases: list[Release] = []
+    refusals: list[Refusal] = []
+    notes: list[str] = []
+    side: list[Release] = []
     for release in tags.releases:
-        if made is not None and release.version > made:
+        if made is not None and release_tag is not None and release.version > made:  # made: release_tag's key
             if release.commit in on_main:  # out of scope, as with a ledger (issue #16 item 5)
                 notes.append(above_note(release, release_tag, tip_name))
         elif release.commit in on_main:

@@ -11,19 +11,22 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from .. import jsonstrict
 from ..canon import is_digest
-from ..catalog.documents import ENTRY_BOUND as ENTRY_MAX_BYTES
-from ..catalog.documents import MANIFEST_BOUND as MANIFEST_MAX_BYTES
+from ..catalog.documents import ENTRY_BOUND, MANIFEST_BOUND
 from ..catalog.grammar import ENTRY_ID
 from ..catalog.manifest import MAX_ROWS as MANIFEST_MAX_ROWS
 from ..catalog.manifest import ROW_MEMBERS
 from ..catalog.reference import NAMED, artifact_problem
 from ..quoting import member as member_name
 from .model import Pair
+
+ENTRY_MAX_BYTES = ENTRY_BOUND  # the walk's and mainline's bounds, named here for them
+MANIFEST_MAX_BYTES = MANIFEST_BOUND
 
 _ROW_REQUIRED = ("id", "path", "entryDigest", "fixtures")
 _ROW_KINDS = ("dialect", "preset")
@@ -45,6 +48,14 @@ class Row(NamedTuple):
     name: str
 
 
+Known: TypeAlias = tuple[Row, bool]
+"""A row read alone, and whether it has kind."""
+
+Seen: TypeAlias = dict[bytes, "Known | tuple[None, bool]"]
+"""The rows read alone, keyed by their bytes: each a row and whether it has kind, or `_NOT_A_ROW` (a part that is
+not one row in form on its own)."""
+
+
 class Run:
     """Consecutive rows of one publisher in a manifest (`rows`, all with `publisher`), hashed by
     identity: one object per distinct run a walk meets (a segment's own, or interned by its rows), so
@@ -58,10 +69,11 @@ class Run:
         self.names = names if names is not None else tuple(row.name for row in rows)
 
 
-def _publisher_groups(rows) -> list[tuple[Row, ...]]:
+def _publisher_groups(rows: Sequence[Row]) -> list[tuple[Row, ...]]:
     """The rows cut where the publisher changes, each group a tuple (no group is empty)."""
     groups: list[tuple[Row, ...]] = []
-    start, publisher = 0, None
+    start = 0
+    publisher: str | None = None
     for at, row in enumerate(rows):
         if row.publisher != publisher:
             if at:
@@ -79,7 +91,7 @@ class _Segment:
 
     __slots__ = ("known", "rows", "runs", "kinds", "first", "last", "ordered")
 
-    def __init__(self, known: tuple[tuple[Row, bool], ...]) -> None:
+    def __init__(self, known: tuple[Known, ...]) -> None:
         self.known = known
         rows, kinds = zip(*known, strict=False)  # a segment holds a row at least (a piece is one part or more)
         self.rows, self.kinds = rows, frozenset(kinds)
@@ -115,8 +127,7 @@ def _load(data: bytes, limit: int) -> Any:
         raise HistoricalFormError(prefix + exc.detail) from None
 
 
-def read_manifest(data: bytes, seen: dict[bytes, tuple[Row, bool]] | None = None,
-                  segments: dict | None = None) -> list[Row]:
+def read_manifest(data: bytes, seen: Seen | None = None, segments: SegmentCache | None = None) -> list[Row]:
     """A previous manifest's rows (§3's manifest form; a version-1 manifest's rows lack kind).
 
     `seen` (optional) holds the rows already read, keyed by their bytes: a row unchanged across
@@ -128,7 +139,8 @@ def read_manifest(data: bytes, seen: dict[bytes, tuple[Row, bool]] | None = None
     return [row for segment in read for row in segment.rows] if isinstance(read, tuple) else read
 
 
-def read_manifest_runs(data: bytes, seen: dict, segments: dict, interned: dict) -> list[Run]:
+def read_manifest_runs(data: bytes, seen: Seen, segments: SegmentCache,
+                       interned: dict[tuple[Row, ...], Run]) -> list[Run]:
     """`read_manifest`'s rows as runs of one publisher's consecutive rows (`Run`), for the walk
     (issue #20): a run of a segment read before is that segment's own object, so the walk resolves an
     unchanged publisher's rows once per (publisher directory, run) without a step per row; rows read
@@ -145,7 +157,7 @@ def read_manifest_runs(data: bytes, seen: dict, segments: dict, interned: dict) 
     return runs
 
 
-def _reading(data: bytes, seen: dict | None, segments: dict | None) -> list[Row] | tuple[_Segment, ...]:
+def _reading(data: bytes, seen: Seen | None, segments: SegmentCache | None) -> list[Row] | tuple[_Segment, ...]:
     """The rows read by parts when `seen` is given and the parts vouch for them (a tuple of segments
     when read by publisher segments), else read whole; HistoricalFormError as the whole reading says."""
     if seen is not None:
@@ -178,13 +190,13 @@ _BETWEEN = re.compile(rb"\}([ \t\n\r]*,[ \t\n\r]*)\{")
 _SEGMENT = jsonstrict.Bounds(max_bytes=MANIFEST_MAX_BYTES, max_depth=63)  # one level below the array
 _MAX_JOINS = 16  # cuts inside one row (its fixtures' `}, {`) tried before the manifest is read whole
 _MAX_ROW_BYTES = 1 << 16  # a part grown past this is no row of ours: the manifest is read whole
-_NOT_A_ROW = (None, False)
+_NOT_A_ROW: tuple[None, bool] = (None, False)
 _MAX_SEPARATORS = 4  # separators tried for a cut at rows alone before the cut at every `}, {`
 _SAMPLE_BYTES = 1 << 14  # the separators tried are those met in the first 16 KiB (any would be sound)
 
 
-def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]],
-             segments: dict | None = None) -> list[Row] | tuple[_Segment, ...] | None:
+def _by_rows(data: bytes, seen: Seen,
+             segments: SegmentCache | None = None) -> list[Row] | tuple[_Segment, ...] | None:
     """The rows of a manifest read as `[` row `,` row ... `]`, each row's bytes read strictly on their
     own and form-checked once; None (read it whole) unless every part is a row in form and the whole is.
 
@@ -229,18 +241,19 @@ def _by_rows(data: bytes, seen: dict[bytes, tuple[Row, bool]],
     while at < end:
         part, joins = pieces[at], 0
         while True:
-            known = seen.get(part)
-            if known is None:
-                known = seen[part] = _alone(len(rows), part)
-            if known is not _NOT_A_ROW:
+            alone = seen.get(part)
+            if alone is None:
+                alone = seen[part] = _alone(len(rows), part)
+            row, kind = alone
+            if row is not None:  # not _NOT_A_ROW
                 break
             joins += 1
             if at + 2 >= end or joins > _MAX_JOINS or len(part) > _MAX_ROW_BYTES:
                 return None
             part = part + pieces[at + 1] + pieces[at + 2]
             at += 2
-        rows.append(known[0])
-        kinds.add(known[1])
+        rows.append(row)
+        kinds.add(kind)
         at += 2
     if len(rows) > MANIFEST_MAX_ROWS:
         return None
@@ -257,7 +270,7 @@ def _separators(found: list[bytes]) -> list[bytes]:
     return [separator for separator, _ in Counter(found).most_common(_MAX_SEPARATORS)]
 
 
-def _by_parts(core: bytes, boundary: bytes, seen: dict) -> list[tuple[Row, bool]] | None:
+def _by_parts(core: bytes, boundary: bytes, seen: Seen) -> list[Known] | None:
     """`core` cut at every `boundary`, each part's row (`_known`), or None."""
     parts = core.split(boundary)
     if len(parts) > MANIFEST_MAX_ROWS:
@@ -292,6 +305,11 @@ _OPEN = re.compile(rb"[ \t\n\r]*\[[ \t\n\r]*\{")
 _ARRAY_END, _OBJECT_END = ord("]"), ord("}")
 
 
+SegmentCache: TypeAlias = "dict[bytes | tuple[bytes, None], _Cuts | dict[bytes, _Segment]]"
+"""What `_by_segments` keeps across manifests: under each boundary, its `_Cuts`; under (boundary, None), the
+segments met before, by their bytes' SHA-256."""
+
+
 class _Cuts:
     """What `_by_segments` keeps for one boundary: the publishers' markers, and for each piece the last
     manifest cut between two of them (by the markers' places, -1 before the first and None after the
@@ -304,8 +322,8 @@ class _Cuts:
         self.last: dict[tuple[int, int | None], tuple[bytes, _Segment, list[bytes] | None]] = {}
 
 
-def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: dict,
-                 segments: dict) -> tuple[_Segment, ...] | None:
+def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: Seen,
+                 segments: SegmentCache) -> tuple[_Segment, ...] | None:
     """`_by_parts` on `data[lo:hi]`, a publisher's run of rows at a time. The rows are cut at the
     boundary before each publisher's first row as the first manifest read had them (`segments[boundary]`:
     the boundary and that row's first bytes up to `"publisher.`, found with `bytes.find`), and each
@@ -317,7 +335,7 @@ def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: dict,
     same marker, is known without a search or a hash (issue #20: two `startswith`, in C, without
     copying): the find would stop at the same place, since an earlier match would lie within bytes
     equal to the last manifest's, where the find met none."""
-    cuts = segments.get(boundary)
+    cuts = cast("_Cuts | None", segments.get(boundary))  # a boundary's own key holds its cuts
     if cuts is None:
         parts = data[lo:hi].split(boundary)
         if len(parts) > MANIFEST_MAX_ROWS:
@@ -326,7 +344,7 @@ def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: dict,
         if known is None:
             return None
         cuts = segments[boundary] = _Cuts(_markers(boundary, parts, known))
-    runs = segments.setdefault((boundary, None), {})
+    runs = cast("dict[bytes, _Segment]", segments.setdefault((boundary, None), {}))
     last, width = cuts.last, len(boundary)
     out: list[_Segment] = []
     start, begin = lo, -1
@@ -361,7 +379,7 @@ def _by_segments(data: bytes, lo: int, hi: int, boundary: bytes, seen: dict,
     return tuple(out) if sum(len(segment.rows) for segment in out) <= MANIFEST_MAX_ROWS else None
 
 
-def _segment(piece: bytes, boundary: bytes, seen: dict, runs: dict,
+def _segment(piece: bytes, boundary: bytes, seen: Seen, runs: dict[bytes, _Segment],
              prior: tuple[bytes, _Segment, list[bytes] | None] | None = None,
              ) -> tuple[_Segment, list[bytes] | None] | None:
     """A piece's segment and its parts (None when not cut), or None when a part is not a row alone.
@@ -387,7 +405,8 @@ def _segment(piece: bytes, boundary: bytes, seen: dict, runs: dict,
     return segment, None
 
 
-def _known_beside(parts: list[bytes], before: list[bytes], known: tuple, seen: dict) -> list | None:
+def _known_beside(parts: list[bytes], before: list[bytes], known: tuple[Known, ...],
+                  seen: Seen) -> list[Known] | None:
     """`_known` of the parts, `parts` being `before` (whose rows are `known`) with some parts changed: the
     parts equal to `before`'s from the start and from the end keep their rows."""
     top = min(len(parts), len(before))
@@ -403,7 +422,7 @@ def _known_beside(parts: list[bytes], before: list[bytes], known: tuple, seen: d
     return [*known[:head], *middle, *known[len(before) - tail:]]
 
 
-def _markers(boundary: bytes, parts: list[bytes], known: list[tuple[Row, bool]]) -> list[bytes]:
+def _markers(boundary: bytes, parts: list[bytes], known: list[Known]) -> list[bytes]:
     """For each publisher after the first, the boundary and its first row's bytes up to `"publisher.`."""
     markers, publisher = [], None
     for part, (row, _) in zip(parts, known, strict=False):
@@ -415,7 +434,7 @@ def _markers(boundary: bytes, parts: list[bytes], known: list[tuple[Row, bool]])
     return markers[1:]
 
 
-def _known(parts: list[bytes], seen: dict[bytes, tuple[Row, bool]]) -> list[tuple[Row, bool]] | None:
+def _known(parts: list[bytes], seen: Seen) -> list[Known] | None:
     """Each part's row, read alone once (`seen`), or None when a part is not a row on its own."""
     known = list(map(seen.get, parts))  # the parts read before, in C
     if None in known:
@@ -424,10 +443,10 @@ def _known(parts: list[bytes], seen: dict[bytes, tuple[Row, bool]]) -> list[tupl
             if found is None:
                 found = seen[parts[at]] = _alone(at, parts[at])
             known[at] = found
-    return None if _NOT_A_ROW in known else known
+    return None if _NOT_A_ROW in known else cast("list[Known]", known)  # no part unread, none _NOT_A_ROW
 
 
-def _alone(index: int, part: bytes) -> tuple[Row, bool]:
+def _alone(index: int, part: bytes) -> Known | tuple[None, bool]:
     """A part's row and whether it has kind, or _NOT_A_ROW: not one strict JSON row in form alone."""
     try:
         item = jsonstrict.loads(part, _SEGMENT)

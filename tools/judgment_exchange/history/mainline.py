@@ -15,7 +15,9 @@ that added it (each distinct ledger blob read once through the ObjectStore), and
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..codes.history import (
     RELEASE_LEDGER_CHANGED,
@@ -33,6 +35,9 @@ from .ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_l
 from .model import Release
 from .tags import Tags, release_key
 
+if TYPE_CHECKING:
+    from git import Repo  # GitPython, imported at run time only where a repository is opened (check._open)
+
 UPSTREAM_ORDER = (
     "refs/remotes/upstream/HEAD",
     "refs/remotes/upstream/main",
@@ -47,7 +52,7 @@ each by its HEAD symbolic ref (the remote's default branch, as `git clone` or `g
 LOCAL_MAIN = "refs/heads/main"
 
 
-def _commit_of(repo, store: ObjectStore, ref: str) -> str | None:
+def _commit_of(repo: Repo, store: ObjectStore, ref: str) -> str | None:
     """The commit `ref` names (a symbolic ref followed, a tag peeled), or None."""
     from git.refs.symbolic import SymbolicReference  # GitPython, imported when a repository is read
 
@@ -62,7 +67,7 @@ def _commit_of(repo, store: ObjectStore, ref: str) -> str | None:
     return commit if kind == "commit" else None
 
 
-def symbolic_target(repo, ref: str) -> str:
+def symbolic_target(repo: Repo, ref: str) -> str:
     """Where a symbolic reference points (refs/remotes/origin/HEAD -> refs/remotes/origin/main), else `ref`."""
     try:
         return repo.git.symbolic_ref("-q", ref) or ref
@@ -89,7 +94,7 @@ class Main:
     note: str | None = None
 
 
-def resolve_main(repo, store: ObjectStore) -> Main:
+def resolve_main(repo: Repo, store: ObjectStore) -> Main:
     """Main for every command (the module's docstring): the upstream default branch as fetched; HEAD when HEAD
     is the local `main` and descends from it; without an upstream, the local `main`, else HEAD."""
     upstream = next(((ref, tip) for ref in UPSTREAM_ORDER if (tip := _commit_of(repo, store, ref)) is not None),
@@ -115,10 +120,11 @@ def resolve_main(repo, store: ObjectStore) -> Main:
     return Main(tip, ref, name, note)
 
 
-def _descends(repo, commit: str, ancestor: str) -> bool:
+def _descends(repo: Repo, commit: str, ancestor: str) -> bool:
     """Whether `ancestor` is an ancestor of (or is) `commit` (git merge-base --is-ancestor)."""
     try:
-        return repo.is_ancestor(ancestor, commit)
+        # GitPython annotates its revisions as Commit, and hands any revision, a commit id too, to git merge-base
+        return repo.is_ancestor(ancestor, commit)  # type: ignore[arg-type]
     except Exception:  # GitCommandError: a missing object
         return False
 
@@ -134,14 +140,17 @@ class Started:
     note: str
 
 
-def plain_base(repo, store: ObjectStore, main: Main, checked) -> Started | None:
+def plain_base(repo: Repo, store: ObjectStore, main: Main, checked: object) -> Started | None:
     """A plain check's starting point (`Started`), or None when HEAD is main's tip, descends from it, names no
     commit or shares no history with it (main's ledger is then held as it is). A HEAD on main's first-parent
     history whose working tree's releases.json is HEAD's own is a stale clone, not a wrong one: the rows main
     added since are not asked of it, and the note says `git merge --ff-only`; any other is a branch, told how
-    many commits it is behind and to bring them in (`git merge`), as `--base auto` tells it."""
+    many commits it is behind and to bring them in (`git merge`), as `--base auto` tells it. `checked` is the working
+    tree's releases.json (None: absent), or check.TIP, which equals no ledger."""
     tip = main.tip
-    head = _commit_of(repo, store, "HEAD") if tip is not None else None
+    if tip is None:
+        return None
+    head = _commit_of(repo, store, "HEAD")
     if head is None or head == tip or _descends(repo, head, tip):
         return None
     try:
@@ -170,7 +179,7 @@ def plain_base(repo, store: ObjectStore, main: Main, checked) -> Started | None:
                    f"manifest.json it will conflict, so bring them in first (git merge {name}) and check again")
 
 
-def find_main(repo, store: ObjectStore) -> tuple[str | None, str]:
+def find_main(repo: Repo, store: ObjectStore) -> tuple[str | None, str]:
     """Main's tip commit and the reference it came from (resolve_main); (None, reason) when none names a
     commit."""
     main = resolve_main(repo, store)
@@ -193,7 +202,7 @@ class _Ledgers:
     def __init__(self, store: ObjectStore) -> None:
         self.store = store
         self.cache: dict[str, list[LedgerRow]] = {}
-        self.rows: dict = {}  # each ledger row checked once across the ledgers (ledger.read_ledger)
+        self.rows: dict[object, LedgerRow] = {}  # each ledger row checked once across the ledgers (ledger.read_ledger)
 
     def at(self, commit: str) -> list[LedgerRow] | None:
         blob = ReleaseTree(self.store, commit, commit[:12]).blob_id(LEDGER)
@@ -332,13 +341,13 @@ def _starts_empty(base: bytes | None, checked: bytes | None) -> bool:
         return False
 
 
-def _manifest_digest(store: ObjectStore):
+def _manifest_digest(store: ObjectStore) -> Callable[[str], str]:
     """manifestDigest of a manifest blob read on its own (when no walk shares its reading)."""
     return lambda blob: manifest_digest(store.blob(blob, MANIFEST_MAX_BYTES, "manifest.json"))
 
 
 def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | None, out: Outcome,
-              digest_of) -> None:
+              digest_of: Callable[[str], str]) -> None:
     """A row against the commit that added it: checked commit, tree, manifest and previous release."""
     parent = store.first_parent(commit)
     if row.commit != parent:
@@ -364,7 +373,8 @@ def _hold_row(store: ObjectStore, row: LedgerRow, commit: str, previous: str | N
 
 def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: str | None, tip_name: str,
                 release_tag: str | None, base_ledger: tuple[bytes | None] | None = None,
-                manifest: bytes | None = None, manifest_digest_of=None, side_releases: bool = False) -> Outcome | None:
+                manifest: bytes | None = None, manifest_digest_of: Callable[[str], str] | None = None,
+                side_releases: bool = False) -> Outcome | None:
     """The releases the ledger names, held to main's history and corroborated by the tags.
 
     `checked` is the checked tree's releases.json (None: absent). Returns None when neither the
@@ -436,7 +446,7 @@ def hold_ledger(store: ObjectStore, tags: Tags, checked: bytes | None, *, tip: s
     for release in tags.releases:
         if release.tag in recorded:
             continue
-        if made is not None and release.version > made:
+        if made is not None and release_tag is not None and release.version > made:  # made: release_tag's key
             if release.commit in on_main:  # out of scope (docs/releasing.md, "Main"), and said so
                 out.notes.append(above_note(release, release_tag, tip_name))
         elif release.commit in on_main:
@@ -500,9 +510,9 @@ def above_note(release: Release, release_tag: str, tip_name: str) -> str:
             "of main without --release-tag holds it)")
 
 
-def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made, release_tag: str | None,
-                  manifest: bytes | None, tip_name: str, out: Outcome, pull_request: bool = False,
-                  tip: str | None = None) -> None:
+def _hold_checked(rows: list[LedgerRow], tip_rows: list[LedgerRow], made: tuple[int, int, int] | None,
+                  release_tag: str | None, manifest: bytes | None, tip_name: str, out: Outcome,
+                  pull_request: bool = False, tip: str | None = None) -> None:
     """The checked tree's ledger is main's, or a prefix of it holding every previous release. A pull
     request's may lack releases main made after the change branched: the change did not alter the ledger
     (its base ledger is held apart), and merging it keeps main's rows (issue #17 item 2). Each refusal's fix

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import cast
 
 from ..canon import digest
 from ..codes.history import ARTIFACT_HISTORY_INVALID
@@ -25,11 +26,13 @@ from .forms import (
     HistoricalFormError,
     Row,
     Run,
+    Seen,
+    SegmentCache,
     entry_of,
     read_entry,
     read_manifest_runs,
 )
-from .model import Facts, HistoricalRow, Release
+from .model import Facts, HistoricalRow, Pair, Release
 
 MANIFEST = "manifest.json"
 ENTRIES = "entries"
@@ -100,18 +103,19 @@ class History:
         for span in spans.values():
             if len(span) % 2:
                 span.append(len(tags))
-        entries: dict[tuple[str, str], list] = {}
-        places: dict = {}
+        held_in: dict[tuple[str, str], list[tuple[int, int]]] = {}  # each fact's spans of releases
+        places: dict[Pair, dict[str, list[tuple[int, str]]]] = {}
         for p in sorted(spans, key=lambda p: (spans[p][0], p.row.id)):
             row, span = p.row, spans[p]
-            entries.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2], strict=False))
+            held_in.setdefault((row.id, row.entry_digest), []).extend(zip(span[::2], span[1::2], strict=False))
             if p.pair is not None and p.dialect_digest is not None:
                 places.setdefault(p.pair, {}).setdefault(p.dialect_digest, []).extend(
                     (index, row.id)
                     for start, end in zip(span[::2], span[1::2], strict=False)
                     for index in range(start, end)
                 )
-        for key, held in entries.items():
+        entries: dict[tuple[str, str], list[str]] = {}
+        for key, held in held_in.items():
             if len(held) > 1:
                 held.sort()
             entries[key] = [tag for start, end in held for tag in tags[start:end]] if len(held) > 1 \
@@ -123,7 +127,7 @@ class History:
     def _facts_by_rows(self) -> Facts:
         """The facts gathered a row at a time (a History made without `parts`)."""
         entries: dict[tuple[str, str], list[str]] = {}
-        pairs: dict = {}
+        pairs: dict[Pair, dict[str, list[tuple[str, str]]]] = {}
         for tag, pinned in self.releases:
             for p in pinned:
                 row = p.row
@@ -158,13 +162,13 @@ class Walk:
         """entry.json values already read strictly by their digests (the checked tree's, which the latest
         releases pin unchanged): a pinned entry with one of those digests is not parsed again (issue #20)."""
         self.readings: dict[str, _Reading] = {}
-        self.rows_seen: dict[bytes, tuple[Row, bool]] = {}
-        self.segments: dict = {}  # runs of rows read before (forms._by_segments)
+        self.rows_seen: Seen = {}
+        self.segments: SegmentCache = {}  # runs of rows read before (forms._by_segments)
         self.pinned_by: dict[tuple[tuple[int, str], Row], Pinned] = {}
         self.runs: dict[tuple[Row, ...], Run] = {}  # runs of rows not read by segments, each once
         self.groups: dict[tuple[tuple[int, str], Run], tuple[list[Pinned], list[Pinned]]] = {}
 
-    def _judge(self, blob: str, path: str, limit: int, reader: Callable) -> _Reading:
+    def _judge(self, blob: str, path: str, limit: int, reader: Callable[[bytes], object]) -> _Reading:
         try:
             data = self.store.blob(blob, limit, path)
         except TooLarge as exc:
@@ -179,7 +183,7 @@ class Walk:
         except HistoricalFormError as exc:
             return _Reading(stored, failure=str(exc))
 
-    def _blob(self, blob: str, path: str, limit: int, reader: Callable) -> _Reading:
+    def _blob(self, blob: str, path: str, limit: int, reader: Callable[[bytes], object]) -> _Reading:
         found = self.readings.get(blob)
         if found is None:
             found = self.readings[blob] = self._judge(blob, path, limit, reader)
@@ -197,7 +201,7 @@ class Walk:
         reading = self.manifest(blob)
         if reading.error is not None:
             raise reading.error
-        return reading.digest
+        return cast(str, reading.digest)  # a blob's reading has its digest unless it has an error (`_judge`)
 
     def release(self, release: Release, history: History) -> None:
         """Read one release's manifest and pinned entries into `history`."""
@@ -215,7 +219,8 @@ class Walk:
             return
         groups: list[list[Pinned]] = []
         pinned: list[Pinned] = []
-        for group, failing in self._rows(tree, manifest.value):
+        runs = cast("list[Run]", manifest.value)  # a manifest blob's reading is `_read_manifest`'s runs
+        for group, failing in self._rows(tree, runs):
             groups.append(group)
             pinned += group
             history.refusals += [Refusal(ARTIFACT_HISTORY_INVALID, f"{p.row.path}/{ENTRY}", f"{where}: {p.failure}",
@@ -284,7 +289,7 @@ class Walk:
                 else:
                     self.pinned_by[key] = found
                 out[at] = found
-        return out, keep
+        return cast("list[Pinned]", out), keep  # each None replaced above
 
     def _entry(self, tree: ReleaseTree, entry: tuple[int, str], row: Row) -> Pinned | None:
         """A row's pinned entry below its entry directory `entry`, or None for the per-row reading."""
@@ -318,7 +323,7 @@ class Walk:
                                      f"entryDigest {row.entry_digest}")
         if entry.failure is not None:
             return Pinned(row, None, f"the pinned entry.json is malformed: {entry.failure}")
-        return Pinned(row, entry.value, None)
+        return Pinned(row, cast(HistoricalEntry, entry.value), None)  # an entry.json blob's reading: `read_entry`'s
 
     def read(self, releases: list[Release]) -> History:
         """Read every previous release's manifest and every entry its rows pin, at that release's commit."""
