@@ -19,6 +19,7 @@ import pytest
 from judgment_exchange.gate import pool
 from judgment_exchange.catalog.placeholders import MARKERS
 from judgment_exchange.gate.pipeline import GateOptions, check_catalog
+from judgment_exchange.refusal import Findings
 from judgment_exchange.tree import GitTree, TreeError, WorkingTree
 
 from .support.gitrepo import GitRepo
@@ -67,28 +68,27 @@ def test_pool_report_is_the_serial_report_on_the_passing_demo():
     assert serial.passed and pooled.as_json() == serial.as_json()
 
 
-def _pid(tree, path, selected, options, report):
-    report.replayed += 1
-    return (path, os.getpid())
+def _pid(tree, path, options, reader):
+    return (path, os.getpid()), Findings(replayed=1)
 
 
 def test_pool_runs_entries_in_other_processes_and_keeps_their_order():
-    items = [(f"entries/p/e{i:02}", True) for i in range(20)]
+    items = [f"entries/p/e{i:02}" for i in range(20)]
     results = pool.check_entries(_pid, WorkingTree(str(DEMO)), items, None, None, 2)
-    assert [check[0] for check, _ in results] == [path for path, _ in items]
+    assert [check[0] for check, _ in results] == items
     assert os.getpid() not in {check[1] for check, _ in results}
     assert all(part.replayed == 1 for _, part in results)
 
 
-def _unreadable(tree, path, selected, options, report):
+def _unreadable(tree, path, options, reader):
     if path.endswith("07"):
         raise TreeError(f"{path}: Input/output error")
-    return path
+    return path, Findings()
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_pool_worker_unreadable_tree_raises_as_the_serial_run_does(workers):
-    items = [(f"entries/p/e{i:02}", True) for i in range(12)]
+    items = [f"entries/p/e{i:02}" for i in range(12)]
     with pytest.raises(TreeError, match="e07"):
         pool.check_entries(_unreadable, WorkingTree(str(DEMO)), items, None, None, workers)
 
@@ -128,8 +128,8 @@ def test_pool_report_is_the_serial_report_on_a_git_tree(tmp_path, monkeypatch):
     assert reports[1] == reports[0]
 
 
-def _read_manifest(tree, path, selected, options, report):
-    return os.getpid(), tree is not PARENT[0], tree.read("manifest.json", 1 << 20)
+def _read_manifest(tree, path, options, reader):
+    return (os.getpid(), tree is not PARENT[0], tree.read("manifest.json", 1 << 20)), Findings()
 
 
 PARENT: list = []
@@ -141,7 +141,7 @@ def test_pool_workers_read_a_git_tree_through_their_own_handle_and_leave_the_par
     PARENT[:] = [tree]
     expected = (root / "manifest.json").read_bytes()
     assert tree.read("manifest.json", 1 << 20) == expected  # the parent's cat-file process is started
-    results = pool.check_entries(_read_manifest, tree, [(f"e{i}", True) for i in range(12)], None, None, 2)
+    results = pool.check_entries(_read_manifest, tree, [f"e{i}" for i in range(12)], None, None, 2)
     assert {check[2] for check, _ in results} == {expected}
     assert all(check[1] for check, _ in results) and os.getpid() not in {check[0] for check, _ in results}
     assert tree.read("manifest.json", 1 << 20) == expected  # and still answers the parent afterwards

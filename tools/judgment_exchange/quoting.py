@@ -425,10 +425,11 @@ def cleared_text(text: str) -> str:
     return withheld(texts=[text]).text(text)
 
 
-def clear_report(report: Report) -> None:
-    """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): nothing an author chose
-    is shown unless its grammar and the scan cleared it — in every refusal's and warning's path, entry
-    and detail, the skips, the replay records, the checked and touched entries, the notes and the reader."""
+def cleared(report: Report) -> Report:
+    """The gate's last step (issue #11 item 3, issue #16 item 4; docs/reports.md): `report` as shown, a new
+    Report (`report` is left as it is) — nothing an author chose is shown unless its grammar and the scan cleared
+    it, in every refusal's and warning's path, entry and detail, the skips, the replay records, the checked and
+    touched entries, the notes and the reader."""
     names = _refusal_names([*report.refusals, *report.warnings])
     for s in [*report.skipped, *report.replays]:
         names += id_names(s.entry)
@@ -439,23 +440,31 @@ def clear_report(report: Report) -> None:
     outside = {t: described(t, "an entry id") for t in report.touched or () if entry_id(t) is None}
     own = frozenset(getattr(report.reader, "own_words", ()) or ())  # the reader's own words (repository/pin.py)
     shown = withheld(names, _texts(report), outside, own)
-    report.refusals = [redact(r, shown) for r in report.refusals]
-    report.warnings = [redact(r, shown) for r in report.warnings]
-    report.skipped = [redact_skip(s, shown) for s in report.skipped]
-    report.replays = [redact_skip(r, shown) for r in report.replays]
-    report.checked = [c for c in report.checked if shown.entry(c)]
-    if report.touched is not None:
-        report.touched = [t if shown.entry(t) else described(t, "an entry id") for t in report.touched]
+    touched = None if report.touched is None else [t if shown.entry(t) else described(t, "an entry id")
+                                                   for t in report.touched]
+    out = replace(report, refusals=[redact(r, shown) for r in report.refusals],
+                  warnings=[redact(r, shown) for r in report.warnings],
+                  skipped=[redact_skip(s, shown) for s in report.skipped],
+                  replays=[redact_skip(r, shown) for r in report.replays],
+                  checked=[c for c in report.checked if shown.entry(c)], touched=touched)
     if shown.hidden:
-        report.notes = [shown.text(n) for n in report.notes]
-        report.gate_review = shown.text(report.gate_review) if report.gate_review is not None else None
+        out.notes = [shown.text(n) for n in report.notes]
+        out.gate_review = shown.text(report.gate_review) if report.gate_review is not None else None
         reader = report.reader
         if reader is not None and dataclasses.is_dataclass(reader):
             changed = {name: shown.text(getattr(reader, name)) for name in ("name", "pinned", "fallback")
                        if isinstance(getattr(reader, name, None), str)
                        and shown.text(getattr(reader, name)) != getattr(reader, name)}
             if changed:
-                report.reader = replace(reader, **changed)
+                out.reader = replace(reader, **changed)
+    return out
+
+
+def clear_report(report: Report) -> None:
+    """`report` cleared in place (`cleared`), for a caller that gathers a Report of its own (consumer/check.py)."""
+    shown = cleared(report)
+    for name in ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader"):
+        setattr(report, name, getattr(shown, name))
 
 
 _INDEX = re.compile(r"0|[1-9][0-9]*")

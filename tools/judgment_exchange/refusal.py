@@ -102,6 +102,35 @@ class Replay:
 
 
 @dataclass
+class Findings:
+    """What a check found, as values (issue #37 item 1; docs/architecture.md, "The gate's phases"): what it adds to
+    the report's lists and counts. A check returns one; the gate's pipeline (gate/pipeline.py) alone records it."""
+
+    refusals: list[Refusal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Refusal] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    replays: list[Replay] = field(default_factory=list)
+    replayed: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, phase: str, started: float) -> None:
+        """Add the seconds since `started` to a phase's time (printed by benchmarks, never asserted)."""
+        self.timings[phase] = self.timings.get(phase, 0.0) + time.perf_counter() - started
+
+    def add(self, other: Findings) -> None:
+        """`other`'s findings after these, in order; its times added to these."""
+        self.refusals += other.refusals
+        self.notes += other.notes
+        self.warnings += other.warnings
+        self.skipped += other.skipped
+        self.replays += other.replays
+        self.replayed += other.replayed
+        for phase, seconds in other.timings.items():
+            self.timings[phase] = self.timings.get(phase, 0.0) + seconds
+
+
+@dataclass
 class Report:
     """The gate's one report (interfaces.md, `exchange check --format json`)."""
 

@@ -32,7 +32,7 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Protocol
 
 from ..quoting import entry_id as shown_entry_id
-from ..refusal import Refusal, Report
+from ..refusal import Findings, Refusal
 from .grammar import licence_problem
 from .spdxlist import _LOWER, LICENSES, MAX_SUGGESTIONS, _either, _live, closest, grammar_suggestion, replacements  # noqa: F401  (re-exported: the list's rules live there)
 
@@ -138,34 +138,32 @@ def licence_finding(value: str) -> Finding | None:
 
 
 class Asked(Protocol):
-    """What the gate was asked for that this rule reads (gate.GateOptions has both; a protocol, so this
+    """What the gate was asked for that this rule reads (gate.GateOptions has it; a protocol, so this
     module names no layer above it: issue #29)."""
 
-    entries: list[str]
     spdx: bool
 
 
-def check_licence(check: EntryCheck, options: Asked, report: Report) -> None:
-    """The list's rule on one checked entry (`catalog.directory.EntryCheck`) into `report`: in this
-    catalog's own gate (`options.spdx`) a refusal, or a note for a deprecated identifier; in a
-    consumer's check of a release read from git, a note for an identifier the list does not know and
-    nothing else. Entries --entry leaves out get nothing (gate/pipeline.py filters their refusals the same way)."""
+def check_licence(check: EntryCheck, options: Asked) -> Findings:
+    """The list's rule on one checked entry (`catalog.directory.EntryCheck`): in this catalog's own gate
+    (`options.spdx`) a refusal, or a note for a deprecated identifier; in a consumer's check of a release read
+    from git, a note for an identifier the list does not know and nothing else. The gate asks it of the entries
+    it selected alone (gate/pipeline.py, the `entries` phase)."""
     entry = check.entry
-    if not isinstance(entry, dict) or (options.entries and check.id not in options.entries):
-        return
+    if not isinstance(entry, dict):
+        return Findings()
     finding = licence_finding(entry.get("licence"))
     if finding is None:
-        return
+        return Findings()
     named = shown_entry_id(check.id) or "an entry"
     if not options.spdx:
         if finding.code == NOT_LISTED:
             hint = f" (closest listed: {', '.join(finding.suggestions)})" if finding.suggestions else ""
-            report.notes.append(f"{named}: licence is not on the SPDX licence list {LIST_VERSION} this reader "
-                                f"knows{hint}; RFC 0019 §3's grammar admits it, the grammar a consumer holds "
-                                "another catalog's release to (docs/decisions.md)")
-        return
+            return Findings(notes=[f"{named}: licence is not on the SPDX licence list {LIST_VERSION} this reader "
+                                   f"knows{hint}; RFC 0019 §3's grammar admits it, the grammar a consumer holds "
+                                   "another catalog's release to (docs/decisions.md)"])
+        return Findings()
     if finding.refused:
-        report.refusals.append(Refusal(finding.code, f"{check.path}/entry.json", f"licence: {finding.detail}",
-                                       check.id, pointer=POINTER))
-    else:
-        report.notes.append(f"{named}: {finding.detail}")
+        return Findings([Refusal(finding.code, f"{check.path}/entry.json", f"licence: {finding.detail}",
+                                 check.id, pointer=POINTER)])
+    return Findings(notes=[f"{named}: {finding.detail}"])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..catalog import documents as docs
 from ..coderecord import FIXTURE_REPLACE
 from ..quoting import FIXTURE_FILES, split_path
-from ..refusal import Report
+from ..refusal import Refusal
 from ..tree import Tree, TreeError
 
 if TYPE_CHECKING:
@@ -42,12 +42,13 @@ def restore_fix(commit: str, fixture_path: str, entry_path: str, name: str, pref
             f"the fixture from a Runner run (`exchange fixture add {entry_path} RUN_EXPORT --name {name} --replace`).")
 
 
-def name_edited_preparations(tree: Tree, report: Report, checks: list[EntryCheck], history: History) -> None:
-    """Each `preparation-digest-mismatch` with no fix of its own whose preparation.json alone was edited since the
-    commit that recorded the fixture: its fix `restore_fix`, its detail naming that commit."""
-    wanted = {r.path for r in report.refusals if r.code == MISMATCH and r.fix is None}
+def name_edited_preparations(tree: Tree, refusals: list[Refusal], checks: list[EntryCheck],
+                             history: History) -> list[Refusal]:
+    """`refusals`, each `preparation-digest-mismatch` with no fix of its own whose preparation.json alone was edited
+    since the commit that recorded the fixture given its fix `restore_fix`, its detail naming that commit."""
+    wanted = {r.path for r in refusals if r.code == MISMATCH and r.fix is None}
     if not wanted:
-        return
+        return refusals
     for check in checks:
         for fixture in check.fixtures:
             path = f"{fixture.path}/preparation.json"
@@ -64,6 +65,7 @@ def name_edited_preparations(tree: Tree, report: Report, checks: list[EntryCheck
             fix = restore_fix(commit, fixture.path, check.path, fixture.name, history.prefix)
             detail = (f"; the commit that recorded the fixture ({commit[:12]}) holds the preparation.json "
                       "preparationDigest pins, and every other file of the fixture as it is now")
-            report.refusals = [replace(r, fix=fix, detail=r.detail + detail)
-                               if r.code == MISMATCH and r.path == path and r.fix is None else r
-                               for r in report.refusals]
+            refusals = [replace(r, fix=fix, detail=r.detail + detail)
+                        if r.code == MISMATCH and r.path == path and r.fix is None else r
+                        for r in refusals]
+    return refusals

@@ -1,12 +1,24 @@
-"""Artifact identity within a release, and the history walk, as the gate calls them (RFC 0019 §§3, 7)."""
+"""Artifact identity within a release, and the history walk, as the gate calls them (RFC 0019 §§3, 7); each
+returns what it found (`HistoryRead`), which the gate's pipeline alone records."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 from ..catalog.directory import EntryCheck
-from ..refusal import Refusal, Report
+from ..refusal import Findings, Refusal
 from ..tree import Tree
+
+
+@dataclass
+class HistoryRead:
+    """What the history check found: the report's `history` status, its refusals, notes and warnings, and whether
+    history is among the report's checks (False: the catalog has no releases of its own to read)."""
+
+    status: str
+    found: Findings = field(default_factory=Findings)
+    listed: bool = True
 
 
 def current_entries(checks: list[EntryCheck]) -> list:
@@ -81,7 +93,7 @@ def in_no_repository(path: str) -> bool:
     return False
 
 
-def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report, change=None) -> None:
+def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) -> HistoryRead:
     """Upgrade keys and artifact history against every previous release (no form-only fallback). For a
     pull request (`options.base`; `change` its comparison, repository/pullrequest.Change) everything keys
     off one resolved main: the upstream default branch as fetched, or the commit --base names, never a
@@ -90,58 +102,48 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
     and without `options.history` the only one read (history.check_retained; issue #25 item 3)."""
     repository = options.repository or getattr(tree, "repository", None)
     if repository is None or not os.path.exists(repository):
-        report.refusals.append(Refusal("artifact-history-invalid", None, "no git repository to read releases from"))
-        report.history = "checked"
-        return
+        return HistoryRead("checked", Findings([Refusal("artifact-history-invalid", None,
+                                                        "no git repository to read releases from")]))
     entries = current_entries(checks)
     if not options.history:  # a consumer reading no history of the tag's own holds its retained release alone
         from ..history import check_retained
 
         read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
         result = check_retained(repository, entries, options.retained, entries_read=read)
-        report.history = result.status
-        report.refusals += result.refusals
-        return
+        return HistoryRead(result.status, Findings(list(result.refusals)))
     inputs = None  # releases.json, manifest.json and the base's releases.json, read once
     if change is None and not options.base and options.release_tag is None and getattr(tree, "commit", None) is None:
         # a repository with no release yet, no commit at all: answered without GitPython (history/unborn.py)
         from ..history.unborn import unborn_history
 
         inputs = _ledger_inputs(tree, repository, None)
-        if _ledger_refused(inputs[0], report):
-            return
+        if (refused := _ledger_refused(inputs[0])) is not None:
+            return refused
         quick = unborn_history(repository, entries, inputs[0])
         if quick is not None:
-            report.history = quick.status
-            report.refusals += quick.refusals
-            report.notes += quick.notes
-            return
+            return HistoryRead(quick.status, Findings(list(quick.refusals), list(quick.notes)))
     from ..history import check_history
 
     if in_no_repository(repository):  # no history to read at all: say so, and how a catalog gets one
         from ..codes.history import ARTIFACT_HISTORY_INVALID
 
-        report.refusals.append(Refusal(ARTIFACT_HISTORY_INVALID, None, "the catalog's directory is not a git "
-                                       "repository, nor inside one: it has no release history to read",
-                                       fix=NO_REPOSITORY_FIX))
-        report.history = "checked"
-        return
+        return HistoryRead("checked", Findings([Refusal(ARTIFACT_HISTORY_INVALID, None, "the catalog's directory is "
+                                                        "not a git repository, nor inside one: it has no release "
+                                                        "history to read", fix=NO_REPOSITORY_FIX)]))
     enclosing = enclosing_work_tree(repository)
     if enclosing is not None:
-        report.history = "skipped"
-        report.checks = [c for c in report.checks if c != "history"]
         where = os.path.relpath(os.path.realpath(repository), os.path.realpath(enclosing))
-        report.notes.append(
+        return HistoryRead("skipped", Findings(notes=[
             f"history not read: the catalog is the directory {where} inside "
             "a git repository, not a repository's root; a catalog's releases are the tags of the repository "
-            "whose root holds its manifest.json (RFC 0019 §7), so this catalog has no releases of its own")
-        return
+            "whose root holds its manifest.json (RFC 0019 §7), so this catalog has no releases of its own"]),
+            listed=False)
     point = change.point if change is not None else None
     opened = change.opened() if change is not None else None  # the merge base compare read, if it did
     # without a change, point and opened are None: the inputs the unborn check read are these
     ledger, manifest, base_ledger = inputs or _ledger_inputs(tree, repository, point, opened)
-    if _ledger_refused(ledger, report):
-        return
+    if (refused := _ledger_refused(ledger)) is not None:
+        return refused
     main = _main(repository, options, opened) if options.base else None
     # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
     # (most of the latest one) are not parsed again (issue #20)
@@ -154,9 +156,7 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
                            max_releases=options.max_history, ledger=ledger, anchor=getattr(tree, "commit", None),
                            base_ledger=base_ledger, manifest=manifest, main=main, entries_read=entries_read,
                            retained=options.retained, side_releases=options.side_releases, plain=plain)
-    report.history = result.status
-    report.refusals += result.refusals
-    report.notes += result.notes
+    answer = HistoryRead(result.status, Findings(list(result.refusals), list(result.notes)))
     if result.released:  # a released entry changed without a note: a warning (issue #17 item 5), on a pull
         # request for the entries it changes, and on main, in a release, for every entry (issue #26 item 4)
         from ..history.upgrade import note_warnings
@@ -164,7 +164,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, report: Report,
         stored = {c.id: c.stored.get("entry.json") for c in checks}
         current = [(entry, stored.get(entry.id)) for entry in entries]
         changed = set(change.paths) if change is not None else {f"{entry.path}/entry.json" for entry in entries}
-        report.warnings += note_warnings(current, changed, result.released)
+        answer.found.warnings += note_warnings(current, changed, result.released)
+    return answer
 
 
 def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
@@ -213,18 +214,16 @@ def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
         raise Unreadable(f"{path} cannot be read ({exc})") from exc
 
 
-def _ledger_refused(ledger: bytes | None | Unreadable, report: Report) -> bool:
-    """True, with the refusal added, when the checked tree's releases.json cannot be read: no earlier
+def _ledger_refused(ledger: bytes | None | Unreadable) -> HistoryRead | None:
+    """The history check's answer when the checked tree's releases.json cannot be read (its refusal): no earlier
     release can be held without it, so the history check stops there (as at a ledger out of its form)."""
     if not isinstance(ledger, Unreadable):
-        return False
+        return None
     from ..codes.history import RELEASE_LEDGER_INVALID
     from ..history.ledger import LEDGER
 
-    report.refusals.append(Refusal(RELEASE_LEDGER_INVALID, LEDGER, f"{ledger}: nothing of it was read, and no earlier "
-                                   "release is held without the ledger"))
-    report.history = "checked"
-    return True
+    return HistoryRead("checked", Findings([Refusal(RELEASE_LEDGER_INVALID, LEDGER, f"{ledger}: nothing of it was "
+                                                    "read, and no earlier release is held without the ledger")]))
 
 
 def _ledger_inputs(tree: Tree, repository: str, base: str | None, opened=None):

@@ -11,7 +11,7 @@ With --base, an entry the pull request leaves untouched is held by its manifest 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
@@ -19,8 +19,8 @@ from ..catalog.layout import entry_directories
 from ..catalog.manifest import check_rows, read_manifest
 from ..catalog.pinned import held, pinned_entry
 from ..gitfail import reason
-from ..quoting import clear_report
-from ..refusal import Refusal, Report
+from ..quoting import cleared
+from ..refusal import Findings, Refusal, Replay, Report
 from ..repository.skips import acknowledge
 from ..scan import scan_entry, scan_manifest
 from ..signing.signers import check_signers_file
@@ -99,25 +99,24 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
         return Comparison(unreadable=str(exc))
 
 
-def _pull_request(compared: Comparison, options: GateOptions, report: Report) -> Found:
+def _pull_request(compared: Comparison, options: GateOptions, reader: Any) -> Found:
     """The repository's rules for a pull request (RFC 0019 §6, Compatibility; issue #16 items 2, 3):
     one entry (unless `several_entries`: §6's default dropped), the pin alone, gate changes alone, an entry's
-    change alone, skips.json kept."""
+    change alone, skips.json kept. Its facts: the entries touched, and the gate's files to review."""
     from ..repository import pullrequest as rules
 
     change = compared.change
     if change is None:
         return Found([Refusal("base-unreadable", None, compared.unreadable)])
-    found = Found()
-    report.touched = change.touched
-    if change.pin_moved and options.pin == PIN_BASE and report.reader is not None:
-        found.notes.append(f"this change moves the verifier pin; the reader is the base's ({report.reader.name}), "
+    found = Found(facts={"touched": change.touched})
+    if change.pin_moved and options.pin == PIN_BASE and reader is not None:
+        found.notes.append(f"this change moves the verifier pin; the reader is the base's ({reader.name}), "
                            "never the change's own: a maintainer reviews the move with exchange check --base BASE "
                            "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
     review = rules.gate_review_note(change, options.base)
     if review:
         found.notes.append(review)
-        report.gate_review = review
+        found.facts["gate_review"] = review
     counted = change.counted()
     found.refusals += [refusal for refusal in (
         None if options.several_entries else rules.one_entry_refusal(counted, options.base),
@@ -160,54 +159,62 @@ def _left_to_moved_reader(compared: Comparison | None, options: GateOptions) -> 
     return frozenset(pair for pair in change.removed if pair[0] in spared)
 
 
-def _check_entry(tree: Tree, path: str, selected: bool, options: GateOptions, report: Report) -> EntryCheck:
-    """One entry's directory checks, then its replay and its scan, reading each of its files once."""
-    view = ReadOnce(tree)
+def _check_entry(tree: Tree, path: str, options: GateOptions, reader: Any) -> tuple[EntryCheck, Findings]:
+    """One selected entry's directory checks, then its replay and its scan, reading each of its files once."""
+    view, found = ReadOnce(tree), Findings()
     started = time.perf_counter()
     check = check_entry_directory(view, path)
-    report.timed("entries", started)
-    if not selected:
-        return check
-    report.refusals += check.refusals
+    found.timed("entries", started)
+    found.refusals += check.refusals
     if options.replay:
         started = time.perf_counter()
-        replay_entry(view, check, report)
-        report.timed("replay", started)
+        found.add(replay_entry(view, check, reader))
+        found.timed("replay", started)
     if options.scan:
         started = time.perf_counter()
-        report.refusals += scan_entry(view, check.path, check.id)
-        report.timed("scan", started)
-    return check
+        found.refusals += scan_entry(view, check.path, check.id)
+        found.timed("scan", started)
+    return check, found
 
 
-def _name_edited(tree: Tree, report: Report, checks: list[EntryCheck], options: GateOptions,
-                 compared: Comparison | None) -> None:
-    """An edited recording named as one (replay.name_edited): the recording read from the base the pull request is
-    compared with, else from the checked history (the `--commit` checked, or HEAD of a working tree's
-    repository); docs/recording.md, "An edited recording"."""
+def _read_row(tree: Tree, path: str, options: GateOptions, reader: Any) -> tuple[EntryCheck, Findings]:
+    """A row outside the selection: its directory read for the release-wide phases alone, nothing of it reported."""
+    found, started = Findings(), time.perf_counter()
+    check = check_entry_directory(ReadOnce(tree), path)
+    found.timed("entries", started)
+    return check, found
+
+
+def _name_edited(tree: Tree, refusals: list[Refusal], replays: list[Replay], checks: list[EntryCheck],
+                 options: GateOptions, compared: Comparison | None) -> list[Refusal]:
+    """`refusals` with an edited recording named as one (replay.name_edited): the recording read from the base the
+    pull request is compared with, else from the checked history (the `--commit` checked, or HEAD of a working
+    tree's repository); docs/recording.md, "An edited recording"."""
     from ..repository.recorded import History
     from .edited_preparation import name_edited_preparations
 
     change = compared.change if compared is not None else None
     with History(options.repository or getattr(tree, "repository", None), getattr(tree, "commit", None),
                  change.point if change is not None else None) as history:
-        name_edited(tree, report, checks, history)
-        name_edited_preparations(tree, report, checks, history)  # preparation.json alone edited (issue #34 item 7)
+        refusals = name_edited(tree, refusals, replays, checks, history)
+        return name_edited_preparations(tree, refusals, checks, history)  # preparation.json alone edited (#34 item 7)
 
 
 @dataclass
-class Found:
-    """What a phase returns: its refusals and notes, recorded by the pipeline alone; `checks` names a check the
-    phase learns only as it runs that it holds (the rest of the report's list is the phases' own `checks`)."""
+class Found(Findings):
+    """What a phase returns (`refusal.Findings`: what it adds to the report's lists and counts), recorded by the
+    pipeline alone. `checks` names a check the phase learns only as it runs that it holds (the rest of the report's
+    list is the phases' own `checks`); `facts` are the report's fields the phase sets, by name (the reader, the
+    touched entries, the history's status, …, or a list it revises as a whole), set before its additions."""
 
-    refusals: list[Refusal] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Run:
-    """One run of the gate: what each phase reads from the phases before it."""
+    """One run of the gate: what each phase reads from the phases before it. `report` is what the pipeline has
+    recorded so far: phases read it, only the pipeline writes it."""
 
     tree: Tree
     options: GateOptions
@@ -215,28 +222,38 @@ class Run:
     compared: Comparison | None = None
     paths: list[str] = field(default_factory=list)
     manifest: Any = None
-    full: set[str] | None = None
     checks: list[Any] = field(default_factory=list)
+    """One EntryCheck per row read, in path order (None until the phase that reads it has run)."""
     pinned: set[str] = field(default_factory=set)
-    every: list[tuple[str, bool]] = field(default_factory=list)
+    given: list[tuple[int, str]] = field(default_factory=list)
+    """The selected rows checked in full: (their place in `checks`, their path)."""
+    rows: list[tuple[int, str]] = field(default_factory=list)
+    """The rows outside the selection, read for the release-wide phases alone."""
     started: float = 0.0
 
     @property
     def change(self) -> Change | None:
         return self.compared.change if self.compared is not None else None
 
+    @property
+    def selected(self) -> list[EntryCheck]:
+        """The entries the per-entry phases judge: --entry's (every entry without it), none held by its pins."""
+        return [self.checks[at] for at, _ in self.given]
+
 
 @dataclass(frozen=True)
 class Phase:
     """One step of the gate: its name, when it applies (the options), the function that returns what it
-    found, the checks the report lists when it runs (by the options), and whether a failure to read the tree
-    in it is the catalog's own (CatalogUnreadable, exit 4)."""
+    found, the checks the report lists when it runs (by the options), whether a failure to read the tree
+    in it is the catalog's own (CatalogUnreadable, exit 4), and whether it judges the selected entries alone
+    (`per_entry`) or reads the whole release, its findings of an entry outside --entry then not recorded."""
 
     name: str
     applies: Callable[[GateOptions], bool]
     run: Callable[[Run], Found | None]
     checks: Callable[[GateOptions], tuple[str, ...]] = lambda options: ()
     guarded: bool = True
+    per_entry: bool = False
 
 
 def _always(options: GateOptions) -> bool:
@@ -247,18 +264,19 @@ def _phase_compare(run: Run) -> None:
     run.compared = _compare(run.tree, run.options)
 
 
-def _phase_reader(run: Run) -> None:
+def _phase_reader(run: Run) -> Found:
     """The reader every fixture is replayed through, named in the report (docs/verifier-pin.md)."""
-    reader_for(run.tree, run.report, _base_pin_tree(run.tree, run.options, run.compared))
+    reader, refusals = reader_for(run.tree, _base_pin_tree(run.tree, run.options, run.compared))
+    return Found(refusals, facts={"reader": reader})
 
 
 def _phase_directories(run: Run) -> Found:
     """The entry directories and the manifest, read once for the whole release."""
     run.paths, stray = entry_directories(run.tree)
-    started = time.perf_counter()
+    found, started = Found(stray), time.perf_counter()
     run.manifest = read_manifest(run.tree)
-    run.report.timed("manifest", started)
-    return Found(stray)
+    found.timed("manifest", started)
+    return found
 
 
 def _phase_select(run: Run) -> Found:
@@ -266,68 +284,87 @@ def _phase_select(run: Run) -> Found:
     manifest (issue #12 item 5); with history every entry's directory is read, since the walk holds the whole
     release. --base: an entry the pull request leaves untouched is held by its manifest pins, not checked again
     (issue #12 item 5; pinned.py; docs/performance.md, "The pull-request path")."""
-    options, report = run.options, run.report
+    options, found = run.options, Found()
     narrow = bool(options.entries) and not options.history
-    run.full = full = _given_every_check(run.compared, options)
+    full = _given_every_check(run.compared, options)
     for path in run.paths:
         if narrow and entry_id(path) not in options.entries:
             continue
         if full is not None and entry_id(path) not in full:
             started = time.perf_counter()
             check, clean = pinned_entry(run.tree, path)
-            report.timed("pins", started)
+            found.timed("pins", started)
             if held(check, clean, run.manifest):
                 run.checks.append(check)
                 run.pinned.add(check.id)
                 continue
-        run.every.append((path, not options.entries or entry_id(path) in options.entries))
+        chosen = not options.entries or entry_id(path) in options.entries
+        (run.given if chosen else run.rows).append((len(run.checks), path))
         run.checks.append(None)
-    return Found(checks=[HELD] if full is not None else [])
+    found.checks = [HELD] if full is not None else []
+    return found
 
 
-def _phase_entries(run: Run) -> None:
-    """Each entry's directory, replay and scan (_check_entry); entries are independent: checked in a pool where
-    it pays, merged in entry order (pool.py), each with its licence held to the SPDX list (spdx.py)."""
-    options, report = run.options, run.report
-    done = iter(check_entries(_check_entry, run.tree, run.every, options, report.reader,
-                              workers_for(run.tree, len(run.every), options.workers)))
-    if run.every:
+def _pooled(run: Run, check_one: Any, rows: list[tuple[int, str]]) -> list[Findings]:
+    """`check_one` over `rows`, in a pool where it pays (pool.py), each check put in its place in `run.checks`;
+    each row's findings, in order."""
+    done = check_entries(check_one, run.tree, [path for _, path in rows], run.options, run.report.reader,
+                         workers_for(run.tree, len(rows), run.options.workers))
+    out = []
+    for (at, _), (check, part) in zip(rows, done, strict=True):
+        run.checks[at] = check
+        out.append(part)
+    return out
+
+
+def _phase_rows(run: Run) -> Found:
+    """Every row outside --entry's selection, its directory read (RFC 0019 §7: the release-wide phases read every
+    row's entry.json); nothing of it is reported but the time it took."""
+    found = Found()
+    for part in _pooled(run, _read_row, run.rows):
+        found.add(part)
+    return found
+
+
+def _phase_entries(run: Run) -> Found:
+    """Each selected entry's directory, replay and scan (_check_entry); entries are independent: checked in a pool
+    where it pays, merged in entry order (pool.py), each with its licence held to the SPDX list (spdx.py)."""
+    found = Found()
+    parts = _pooled(run, _check_entry, run.given)
+    if run.given:
         from ..catalog.spdx import check_licence  # the SPDX list, loaded when an entry gets every check
-    for at, check in enumerate(run.checks):
-        if check is None:
-            run.checks[at], part = next(done)
-            part.merge_into(report)
-            check_licence(run.checks[at], options, report)
+    for check, part in zip(run.selected, parts, strict=True):
+        found.add(part)
+        found.add(check_licence(check, run.options))
     run.started = time.perf_counter()
+    return found
 
 
 def _phase_skips(run: Run) -> Found:
     """skips.json: each skip acknowledged, each acknowledgement current (docs/skips.md). A held entry was not
     replayed, so it has no skips to be current with: its acknowledgements were held to its skips by the gate on
     the base (docs/performance.md)."""
-    report = run.report
-    before = len(report.refusals)
-    acknowledge(run.tree, run.checks, report, run.options.entries, _left_to_moved_reader(run.compared, run.options))
-    found, report.refusals[before:] = report.refusals[before:], []
-    return Found([r for r in found if not (r.code == "skip-acknowledgement-stale" and r.entry in run.pinned)])
+    acked = acknowledge(run.tree, run.checks, run.report.skipped, run.options.entries, frozenset(run.pinned),
+                        _left_to_moved_reader(run.compared, run.options))
+    return Found(acked.found.refusals, acked.found.notes, facts={"skipped": acked.skipped})
 
 
 def _phase_release(run: Run) -> Found:
     """The release as a whole: every --entry named, the manifest's own refusals, its scan (issue #11 item 2),
     release-signers in its form (issue #36), and the manifest's rows against every entry."""
-    options, report, checks = run.options, run.report, run.checks
-    report.checked = [c.id for c in checks if not options.entries or c.id in options.entries]
-    report.entries = len(report.checked)
+    options, checks = run.options, run.checks
+    checked = [c.id for c in checks if not options.entries or c.id in options.entries]
     found = Found([Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog reads as "
                            f"that id (entries/<publisher>/<name>)", unknown)
-                   for unknown in sorted(set(options.entries) - {c.id for c in checks})])
+                   for unknown in sorted(set(options.entries) - {c.id for c in checks})],
+                  facts={"checked": checked, "entries": len(checked)})
     found.refusals += run.manifest.refusals
     if options.scan:
         found.refusals += scan_manifest(run.tree)
     found.refusals += check_signers_file(run.tree)
     if run.manifest.readable:
         found.refusals += check_rows(run.manifest, checks)
-    run.report.timed("manifest", run.started)
+    found.timed("manifest", run.started)
     run.started = time.perf_counter()
     return found
 
@@ -338,51 +375,52 @@ def _phase_identity(run: Run) -> Found:
 
 
 def _phase_pull_request(run: Run) -> Found | None:
-    return _pull_request(run.compared, run.options, run.report) if run.compared is not None else None
+    return _pull_request(run.compared, run.options, run.report.reader) if run.compared is not None else None
 
 
-def _phase_history(run: Run) -> Found | None:
+def _phase_history(run: Run) -> Found:
     """The release history (history/), or the retained release alone. A base that cannot be compared is reported
     once (base-unreadable); the history it keys is not read as if there were no base, which would report
     refusals of another check (issue #26 item 1)."""
-    options, report = run.options, run.report
-    try:
-        if options.history and run.compared is not None and run.compared.change is None:
-            report.history = "skipped"
-            return Found(notes=["history not read: the base could not be compared (see base-unreadable)"])
-        if options.history or options.retained is not None:
-            history_check(run.tree, run.checks, options, report, run.change)
-        else:
-            report.history = "skipped"
-        return None
-    finally:
-        report.timed("identity and history", run.started)
-
-
-def _phase_selection(run: Run) -> None:
-    """With --entry, only what names the entries asked for (or no entry) is reported."""
-    wanted, report = set(run.options.entries), run.report
-    report.refusals = [r for r in report.refusals if r.entry is None or r.entry in wanted]
-    report.warnings = [w for w in report.warnings if w.entry in wanted]
-
-
-def _phase_rerecord(run: Run) -> None:
-    rerecord_changed(run.report, run.change)  # an edited recording (docs/fix.md)
-
-
-def _phase_edited(run: Run) -> None:
-    """A fixture's edited files named, a fixture not replayed said so (issue #26 item 2)."""
     options = run.options
-    given = [c for c in run.checks if c.id not in run.pinned and (not options.entries or c.id in options.entries)]
-    _name_edited(run.tree, run.report, given, options, run.compared)
-    unreplayed_notes(given, run.report)
+    if options.history and run.compared is not None and run.compared.change is None:
+        found = Found(notes=["history not read: the base could not be compared (see base-unreadable)"],
+                      facts={"history": "skipped"})
+    elif options.history or options.retained is not None:
+        read = history_check(run.tree, run.checks, options, run.change)
+        found = Found(read.found.refusals, read.found.notes, read.found.warnings, facts={"history": read.status})
+        if not read.listed:  # the catalog has no releases of its own: history is not among its checks
+            found.facts["checks"] = [c for c in run.report.checks if c != "history"]
+    else:
+        found = Found(facts={"history": "skipped"})
+    found.timed("identity and history", run.started)
+    return found
 
 
-def _phase_clear(run: Run) -> None:
+def _phase_rerecord(run: Run) -> Found | None:
+    """An edited recording named for re-recording, with --base (docs/fix.md)."""
+    if run.change is None:
+        return None
+    return Found(facts={"refusals": rerecord_changed(run.report.refusals, run.change)})
+
+
+def _phase_edited(run: Run) -> Found:
+    """A fixture's edited files named, a fixture not replayed said so (issue #26 item 2)."""
+    given, report = run.selected, run.report
+    refusals = _name_edited(run.tree, report.refusals, report.replays, given, run.options, run.compared)
+    return Found(notes=unreplayed_notes(given, report.replays), facts={"refusals": refusals})
+
+
+CLEARED = ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader")
+"""The report's fields `quoting.cleared` may change."""
+
+
+def _phase_clear(run: Run) -> Found:
     """Nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id, fixture
     or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3, issue #16 item 4;
-    docs/reports.md)."""
-    clear_report(run.report)
+    docs/reports.md). `quoting.cleared` is a pure function of the report: its cleared fields are the facts."""
+    shown = cleared(run.report)
+    return Found(facts={name: getattr(shown, name) for name in CLEARED})
 
 
 HELD = "untouched entries held by their manifest pins"
@@ -395,17 +433,17 @@ PHASES: tuple[Phase, ...] = (
     Phase("reader", lambda o: o.replay, _phase_reader),
     Phase("directories", _always, _phase_directories, lambda o: ("manifest and entry directories",)),
     Phase("select", _always, _phase_select),
+    Phase("rows", lambda o: bool(o.entries), _phase_rows),
     Phase("entries", _always, _phase_entries, lambda o: _ENTRY_CHECKS + ("fixture replay",) * o.replay
-          + ("scans",) * o.scan + ("SPDX licence list",) * o.spdx),
-    Phase("skips", lambda o: o.replay, _phase_skips),
+          + ("scans",) * o.scan + ("SPDX licence list",) * o.spdx, per_entry=True),
+    Phase("skips", lambda o: o.replay, _phase_skips, per_entry=True),
     Phase("release", _always, _phase_release, guarded=False),
     Phase("identity", _always, _phase_identity, lambda o: ("artifact identity",), guarded=False),
     Phase("pull request", lambda o: bool(o.base), _phase_pull_request, guarded=False),
     Phase("history", _always, _phase_history, lambda o: ("history",) * o.history
           + ("the retained release",) * (o.retained is not None), guarded=False),
-    Phase("selection", lambda o: bool(o.entries), _phase_selection, guarded=False),
     Phase("rerecord", _always, _phase_rerecord, guarded=False),
-    Phase("edited", lambda o: o.replay, _phase_edited, guarded=False),
+    Phase("edited", lambda o: o.replay, _phase_edited, guarded=False, per_entry=True),
     Phase("clear", _always, _phase_clear, guarded=False),
 )
 """The gate, in order (docs/architecture.md, "The gate's phases"; a test holds the two equal)."""
@@ -413,17 +451,41 @@ PHASES: tuple[Phase, ...] = (
 
 def check_catalog(tree: Tree, options: GateOptions | None = None) -> Report:
     """Every check of RFC 0019 §4 on the catalog `tree`, as the declared PHASES: each that applies runs in order
-    and the pipeline alone records what it returns; raises CatalogUnreadable on I/O failure."""
+    and the pipeline alone records what it returns (`_record`), a release-wide phase's findings of an entry outside
+    --entry left out (`_selected`); raises CatalogUnreadable on I/O failure."""
     run = Run(tree, options or GateOptions(), Report())
     phases = [phase for phase in PHASES if phase.applies(run.options)]
     run.report.checks = [check for phase in phases for check in phase.checks(run.options)]  # derived, in order
     for phase in phases:
         found = _guard(phase, run) if phase.guarded else phase.run(run)
         if found is not None:
-            run.report.refusals += found.refusals
-            run.report.notes += found.notes
-            run.report.checks += found.checks
+            _record(run.report, found if phase.per_entry else _selected(found, run.options.entries))
     return run.report
+
+
+def _selected(found: Found, entries: list[str]) -> Found:
+    """A release-wide phase's findings as reported with --entry: only what names the entries asked for (a refusal
+    naming no entry too); without --entry, all of them."""
+    if not entries:
+        return found
+    wanted = set(entries)
+    return replace(found, refusals=[r for r in found.refusals if r.entry is None or r.entry in wanted],
+                   warnings=[w for w in found.warnings if w.entry in wanted])
+
+
+def _record(report: Report, found: Found) -> None:
+    """What a phase found, into the report: its facts set, then its additions after what the report holds."""
+    for name, value in found.facts.items():
+        setattr(report, name, value)
+    report.refusals += found.refusals
+    report.notes += found.notes
+    report.warnings += found.warnings
+    report.skipped += found.skipped
+    report.replays += found.replays
+    report.replayed += found.replayed
+    report.checks += found.checks
+    for phase, seconds in found.timings.items():
+        report.timings[phase] = report.timings.get(phase, 0.0) + seconds
 
 
 def _guard(phase: Phase, run: Run) -> Found | None:

@@ -1,9 +1,9 @@
 """Entries checked in parallel where it pays (issue #12 item 6), with the serial run's report.
 
 Entries are independent: one entry's directory checks, replay and scan read only that entry's files
-and write only that entry's part of the report. `check_entries` runs them — in this process, or in a
+and return only that entry's findings (`refusal.Findings`). `check_entries` runs them — in this process, or in a
 pool of worker processes when the catalog is large enough to win — and returns each entry's check and
-its part of the report **in the order the entries were given**, so the merged report is the serial
+its findings **in the order the entries were given**, so the merged report is the serial
 run's, refusal for refusal (tests/test_pool.py compares them).
 
 The pool is used on a working tree (`tree.WorkingTree`, a directory: a worker reads the same files by
@@ -18,10 +18,9 @@ per usable core when at least `MIN_ENTRIES` entries get every check (docs/perfor
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..refusal import Refusal, Replay, Report, Skip
+from ..refusal import Findings
 from ..tree import GitTree, Tree, WorkingTree
 
 MIN_ENTRIES = 48
@@ -30,32 +29,9 @@ BATCH = 8
 """Entries per task: small enough to balance two to four workers, large enough to amortise a task's cost."""
 
 
-@dataclass
-class Part:
-    """One entry's part of the report: what `_check_entry` adds to a Report, in the order it adds it."""
-
-    refusals: list[Refusal] = field(default_factory=list)
-    skipped: list[Skip] = field(default_factory=list)
-    replays: list[Replay] = field(default_factory=list)
-    replayed: int = 0
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def merge_into(self, report: Report) -> None:
-        report.refusals += self.refusals
-        report.skipped += self.skipped
-        report.replays += self.replays
-        report.replayed += self.replayed
-        for phase, seconds in self.timings.items():
-            report.timings[phase] = report.timings.get(phase, 0.0) + seconds
-
-
-CheckOne = Callable[[Tree, str, bool, Any, Report], Any]
-
-
-def _one(check_one: CheckOne, tree: Tree, path: str, selected: bool, options: Any, reader: Any) -> tuple[Any, Part]:
-    part = Report(reader=reader)  # the run's reader, chosen once by the parent: never chosen again here
-    check = check_one(tree, path, selected, options, part)
-    return check, Part(part.refusals, part.skipped, part.replays, part.replayed, part.timings)
+CheckOne = Callable[[Tree, str, Any, Any], tuple[Any, Findings]]
+"""One entry checked: (tree, its path, the options, the run's reader, chosen once by the parent) -> (its check,
+its findings)."""
 
 
 _WORKER: dict[str, Any] = {}
@@ -73,9 +49,9 @@ def _start(check_one: CheckOne, tree: Tree, options: Any, reader: Any) -> None:
     _WORKER.update(check_one=check_one, tree=_reopened(tree), options=options, reader=reader)
 
 
-def _batch(items: list[tuple[str, bool]]) -> list[tuple[Any, Part]]:
+def _batch(paths: list[str]) -> list[tuple[Any, Findings]]:
     w = _WORKER
-    return [_one(w["check_one"], w["tree"], path, selected, w["options"], w["reader"]) for path, selected in items]
+    return [w["check_one"](w["tree"], path, w["options"], w["reader"]) for path in paths]
 
 
 def usable_cores() -> int:
@@ -99,15 +75,15 @@ def workers_for(tree: Tree, count: int, requested: int | None) -> int:
     return max(1, min(usable_cores(), count // (MIN_ENTRIES // 2)))
 
 
-def check_entries(check_one: CheckOne, tree: Tree, items: list[tuple[str, bool]], options: Any, reader: Any,
-                  workers: int) -> list[tuple[Any, Part]]:
-    """Each (path, selected) checked by `check_one`, with its part of the report, in the order given."""
-    if workers > 1 and len(items) > 1:
+def check_entries(check_one: CheckOne, tree: Tree, paths: list[str], options: Any, reader: Any,
+                  workers: int) -> list[tuple[Any, Findings]]:
+    """Each entry of `paths` checked by `check_one`, with its findings, in the order given."""
+    if workers > 1 and len(paths) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        batches = [items[i:i + BATCH] for i in range(0, len(items), BATCH)]
+        batches = [paths[i:i + BATCH] for i in range(0, len(paths), BATCH)]
         try:
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(workers, context, initializer=_start,
@@ -115,4 +91,4 @@ def check_entries(check_one: CheckOne, tree: Tree, items: list[tuple[str, bool]]
                 return [result for batch in pool.map(_batch, batches) for result in batch]
         except (BrokenProcessPool, OSError, NotImplementedError):
             pass  # the pool could not start or lost a worker: the serial run below gives the whole report
-    return [_one(check_one, tree, path, selected, options, reader) for path, selected in items]
+    return [check_one(tree, path, options, reader) for path in paths]

@@ -6,7 +6,8 @@ reason in the report; any other refusal, any finding, or a reading with another 
 (the one reading of an answer: codes/verifier.py `read_answer`). The reader is chosen once per run
 (repository/pin.py, docs/verifier-pin.md): `EXCHANGE_VERIFIER`, else the reader verifier-pin.json pins when it
 is fetched and runnable, both run by dialect §11's process contract; else the built-in one, in process.
-Each fixture records the reader that answered it (`Report.replays`, `Skip.reader`).
+Each fixture records the reader that answered it (`Report.replays`, `Skip.reader`). Every function here
+returns what it found (`refusal.Findings`, a list of refusals or notes); the gate's pipeline alone records it.
 
 A skip does not switch the fixture's checks off (stricter than §4; docs/skips.md): the built-in verifier
 still holds every acquisition of a kind it reads — receipt signature under the pinned profile's key,
@@ -30,7 +31,7 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import dialect as dialect_form
 from ..catalog import documents as docs
@@ -40,7 +41,7 @@ from ..coderecord import FIXTURE_REPLACE
 from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
 from ..quoting import FIXTURE_FILES, described, quoted, split_path
 from ..quoting import entry_id as shown_id
-from ..refusal import Refusal, Replay, Report, Skip
+from ..refusal import Findings, Refusal, Replay, Skip
 from ..tree import Tree, TreeError
 
 if TYPE_CHECKING:
@@ -58,20 +59,17 @@ def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
     return {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
 
 
-def reader_for(tree: Tree, report: Report, pin_tree: Tree | None = None):
-    """This run's reader (repository/pin.py), chosen once; the gate chooses it before the first entry, so a
-    catalog with no fixture still names it and refuses a malformed pin. With `pin_tree` (a pull request's
-    base, docs/trust.md) the reader is the one that tree pins, and `tree`'s own pin is only held to its form."""
-    if report.reader is None:
-        from ..repository.pin import choose_reader, read_pin
+def reader_for(tree: Tree, pin_tree: Tree | None = None) -> tuple[Any, list[Refusal]]:
+    """This run's reader (repository/pin.py) and the pin's refusals; the gate chooses it once, before the first
+    entry, so a catalog with no fixture still names it and refuses a malformed pin. With `pin_tree` (a pull
+    request's base, docs/trust.md) the reader is the one that tree pins, and `tree`'s own pin is only held to its
+    form."""
+    from ..repository.pin import choose_reader, read_pin
 
-        if pin_tree is None:
-            report.reader, refusals = choose_reader(tree)
-        else:
-            report.reader, _ = choose_reader(pin_tree)
-            refusals = read_pin(tree).refusals
-        report.refusals += refusals
-    return report.reader
+    if pin_tree is None:
+        return choose_reader(tree)
+    reader, _ = choose_reader(pin_tree)
+    return reader, read_pin(tree).refusals
 
 
 def _run(check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], command: str | None) -> dict:
@@ -103,19 +101,20 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
     return "kind-unread: " + ", ".join(unread or used)  # another verifier may read less than ours
 
 
-def replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
-    """Replay every replayable fixture of a kind-dialect entry whose form check passed."""
+def replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
+    """Every replayable fixture of a kind-dialect entry whose form check passed, replayed through this run's
+    `reader` (`reader_for`): its refusals, skips, replay records and readings (RFC 0019 §4)."""
     try:
-        _replay_entry(tree, check, report)
+        return _replay_entry(tree, check, reader)
     finally:  # the entry's binding checks and signature verdicts are not needed past its replay
         if check.checked is not None:
             check.checked.forget()
 
 
-def _replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
+def _replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
+    found = Findings()
     if check.kind != "dialect" or not check.form_valid or check.document_data is None:
-        return
-    reader = reader_for(tree, report)
+        return found
     for fixture in check.fixtures:
         if not fixture.replayable:
             continue
@@ -123,29 +122,27 @@ def _replay_entry(tree: Tree, check: EntryCheck, report: Report) -> None:
             files = _fixture_files(tree, fixture)
             answer = _run(check, fixture, files, reader.command)
         except TreeError as exc:
-            report.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
+            found.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
             continue
-        before = (len(report.refusals), len(report.skipped))
-        _record(answer, check, fixture, report, files, reader.name)
-        result = ("refused" if len(report.refusals) > before[0] else
-                  "skipped" if len(report.skipped) > before[1] else "reading")
-        report.replays.append(Replay(check.id, fixture.name, reader.name, result))
+        one = _record(answer, check, fixture, files, reader.name)
+        result = "refused" if one.refusals else "skipped" if one.skipped else "reading"
+        found.add(one)
+        found.replays.append(Replay(check.id, fixture.name, reader.name, result))
+    return found
 
 
-def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
-             reader: str) -> None:
+def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], reader: str) -> Findings:
     """A skip (§4), with every acquisition of a kind the built-in verifier reads still checked."""
     from .. import verifier
 
     held = verifier.check_skipped(check.document_data, files, check.checked)
     if isinstance(held, (verifier.Found, verifier.Refused)) and skip_of(held.code) is None:
         what = "finding" if isinstance(held, verifier.Found) else "refusal"
-        report.refusals.append(Refusal(
+        return Findings([Refusal(
             held.code, fixture.path,
             f"the fixture is skipped as {code}, and what the verifier still reads of it fails: {what} {held.code} "
             f"({held.detail}); a skip holds every check that needs no unread source's claim (docs/skips.md)",
-            check.id))
-        return
+            check.id)])
     partial = held if isinstance(held, verifier.Partial) else verifier.Partial()
     kinds, sources = partial.kinds, partial.sources
     if not kinds and code == "kind-unread":  # another verifier may read less than ours: name what the dialect uses
@@ -153,8 +150,8 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, report: Report
     unchecked = list(partial.unchecked)
     if not isinstance(held, verifier.Partial):
         unchecked.append("every acquisition (the built-in verifier does not read this dialect's version either)")
-    report.skipped.append(Skip(check.id, fixture.name, _skip_reason(code, check), tuple(kinds), tuple(sources),
-                               partial.receipts, tuple(unchecked), reader=reader))
+    return Findings(skipped=[Skip(check.id, fixture.name, _skip_reason(code, check), tuple(kinds), tuple(sources),
+                                  partial.receipts, tuple(unchecked), reader=reader)])
 
 
 def differs_where(check: EntryCheck, files: dict[str, bytes]) -> str:
@@ -169,42 +166,41 @@ def differs_where(check: EntryCheck, files: dict[str, bytes]) -> str:
     return f"; preparation.json {where}"
 
 
-def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, report: Report, files: dict[str, bytes],
-            reader: str) -> None:
+def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], reader: str) -> Findings:
+    """One fixture's answer as findings: a reading, a skip, or the entry's refusal (`codes.verifier.read_answer`)."""
     read = read_answer(answer, fixture.preparation_digest)
     if read.outcome == AGREES:
-        report.replayed += 1
-    elif read.outcome == OTHER_DIGEST:
-        report.refusals.append(Refusal(
+        return Findings(replayed=1)
+    if read.outcome == OTHER_DIGEST:
+        return Findings([Refusal(
             "replay-digest-mismatch", f"{fixture.path}/preparation.json",
             f"the verifier's reading has digest {read.digest}, preparationDigest is "
-            f"{fixture.preparation_digest} (reader: {reader})", check.id))
-    elif read.outcome == SKIPPED:
-        _skipped(read.code, check, fixture, report, files, reader)
-    elif read.outcome == FAILED:
+            f"{fixture.preparation_digest} (reader: {reader})", check.id)])
+    if read.outcome == SKIPPED:
+        return _skipped(read.code, check, fixture, files, reader)
+    if read.outcome == FAILED:
         code = read.code
-        report.refusals.append(Refusal(
+        return Findings([Refusal(
             code if isinstance(code, str) else "replay-failed", fixture.path,
             f"the preparation verifier answered {read.result} {code}; a fixture must give a reading (RFC 0019 §4; "
             f"reader: {reader})" + (differs_where(check, files) if code == PREPARATION_DIFFERS else ""),
-            check.id))
-    else:
-        report.refusals.append(Refusal("replay-failed", fixture.path,
-                                       f"the verifier could not run: {read.detail} "
-                                       f"(reader: {reader})", check.id))
+            check.id)])
+    return Findings([Refusal("replay-failed", fixture.path,
+                             f"the verifier could not run: {read.detail} "
+                             f"(reader: {reader})", check.id)])
 
 
-def rerecord_changed(report: Report, change: Change | None) -> None:
-    """With --base (issue #17 item 4; docs/fix.md): a preparation-digest-mismatch whose preparation.json
-    the pull request itself changed is fixed by re-recording, not by `exchange fix` (which would re-pin
-    the edited recording): its fix says so (`Refusal.fix`). Nothing else changes; None: no comparison."""
+def rerecord_changed(refusals: list[Refusal], change: Change | None) -> list[Refusal]:
+    """`refusals` as a pull request shows them (issue #17 item 4; docs/fix.md): a preparation-digest-mismatch
+    whose preparation.json the pull request itself changed is fixed by re-recording, not by `exchange fix`
+    (which would re-pin the edited recording): its fix says so (`Refusal.fix`). Nothing else changes; None:
+    no comparison."""
     if change is None:
-        return
+        return refusals
     changed = set(change.paths)
-    report.refusals = [
-        replace(r, fix=RERECORD_CHANGED, detail=f"{r.detail}; preparation.json changed against the base")
-        if r.code == "preparation-digest-mismatch" and r.path in changed else r
-        for r in report.refusals]
+    return [replace(r, fix=RERECORD_CHANGED, detail=f"{r.detail}; preparation.json changed against the base")
+            if r.code == "preparation-digest-mismatch" and r.path in changed else r
+            for r in refusals]
 
 
 # --- an edited recording, and a fixture not replayed (issue #26 item 2) --------------------------------------
@@ -257,13 +253,15 @@ def _files_now(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes | None]:
     return out
 
 
-def name_edited(tree: Tree, report: Report, checks: list[EntryCheck], history: History) -> None:
-    """Each refusal of a failed replay whose fixture is an edited recording (repository/recorded.py) named as one
-    (`edited_refusal`; issue #26 item 2). A re-recording changes preparation.json and is never named so; no
-    answer from the history (no repository, a fixture never committed) leaves the refusal as it was."""
-    refused = {(r.entry, r.fixture) for r in report.replays if r.result == "refused"}
+def name_edited(tree: Tree, refusals: list[Refusal], replays: list[Replay], checks: list[EntryCheck],
+                history: History) -> list[Refusal]:
+    """`refusals`, each of a failed replay (`replays`) whose fixture is an edited recording (repository/recorded.py)
+    named as one (`edited_refusal`; issue #26 item 2). A re-recording changes preparation.json and is never named
+    so; no answer from the history (no repository, a fixture never committed) leaves the refusal as it was."""
+    refused = {(r.entry, r.fixture) for r in replays if r.result == "refused"}
     if not refused:
-        return
+        return refusals
+    refusals = list(refusals)
     from ..codes.scan import CODES as SCAN
 
     for check in checks:
@@ -271,7 +269,7 @@ def name_edited(tree: Tree, report: Report, checks: list[EntryCheck], history: H
             if (check.id, fixture.name) not in refused:
                 continue
             where = {fixture.path, f"{fixture.path}/preparation.json"}
-            mine = [i for i, r in enumerate(report.refusals)
+            mine = [i for i, r in enumerate(refusals)
                     if r.entry == check.id and r.path in where and r.code not in SCAN and r.code not in NOT_THE_REPLAY]
             if not mine:
                 continue
@@ -283,18 +281,20 @@ def name_edited(tree: Tree, report: Report, checks: list[EntryCheck], history: H
             if found is None:
                 continue
             for i in mine:
-                report.refusals[i] = edited_refusal(report.refusals[i], check, fixture, found)
+                refusals[i] = edited_refusal(refusals[i], check, fixture, found)
+    return refusals
 
 
 def _entry_text(entry: str) -> str:
     return shown_id(entry) or described(entry, "an entry id")
 
 
-def unreplayed_notes(checks: list[EntryCheck], report: Report) -> None:
+def unreplayed_notes(checks: list[EntryCheck], replays: list[Replay]) -> list[str]:
     """A note for each entry `checks` holds (the ones the gate gave every check) with a fixture that was never
-    sent to a reader, saying why (issue #26 item 2): `replayed: 0` alone does not say that a fixture was not
-    replayed, or that `exchange fix` is the next step after a dialect edit."""
-    sent = {(r.entry, r.fixture) for r in report.replays}
+    sent to a reader (`replays`), saying why (issue #26 item 2): `replayed: 0` alone does not say that a fixture
+    was not replayed, or that `exchange fix` is the next step after a dialect edit."""
+    notes: list[str] = []
+    sent = {(r.entry, r.fixture) for r in replays}
     for check in checks:
         if check.kind != "dialect" or check.direction == "output" or check.entry is None:
             continue
@@ -303,16 +303,17 @@ def unreplayed_notes(checks: list[EntryCheck], report: Report) -> None:
             continue
         entry, count = _entry_text(check.id), f"{len(names)} fixture(s) not replayed"
         if check.unreplayed == "dialect-digest-mismatch":
-            report.notes.append(
+            notes.append(
                 f"{entry}: {count}: entry.json's dialect.digest is not dialect.json's digest (dialect-digest-mismatch, "
                 "above), and a fixture replays only under the document its entry pins; after a dialect change run "
                 "`exchange fix`: it pins the changed document once every fixture replays under it, and otherwise "
                 "names each fixture to re-record (docs/fix.md)")
         elif check.unreplayed is not None or not check.form_valid:
             why = f"{check.unreplayed}, above," if check.unreplayed else "a refusal of entry.json or dialect.json above"
-            report.notes.append(f"{entry}: {count}: {why} stops the replay of every fixture of the entry; correct it "
+            notes.append(f"{entry}: {count}: {why} stops the replay of every fixture of the entry; correct it "
                                 "and check again")
         else:
             listed = ", ".join(quoted(n, grammar.FIXTURE_NAME, "a name") for n in names)
-            report.notes.append(f"{entry}: {count} ({listed}): a fixture is replayed only once its own files pass "
+            notes.append(f"{entry}: {count} ({listed}): a fixture is replayed only once its own files pass "
                                 "their checks (refused above)")
+    return notes

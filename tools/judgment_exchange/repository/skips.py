@@ -15,7 +15,7 @@ from typing import Any
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, entry_path
-from ..refusal import Refusal, Report, Skip
+from ..refusal import Findings, Refusal, Skip
 from ..tree import FILE, MISSING, Tree, kind_text
 
 PATH = "skips.json"
@@ -136,34 +136,45 @@ def _stale_reason(pair: tuple[str, str], checks: dict[str, EntryCheck]) -> str |
     return None
 
 
-def acknowledge(tree: Tree, checks: list[EntryCheck], report: Report, entries: list[str],
-                left: frozenset[tuple[str, str]] = frozenset()) -> None:
-    """Hold the report's skips to skips.json (when the catalog has one): each skip acknowledged, each
-    acknowledgement current. `entries` is the gate's --entry filter (empty: every entry). `left` are the
-    acknowledgements a change moving the verifier pin removes, judged under the base's reader: their
-    skips are noted, not refused, for the moved reader decides them (docs/trust.md, "Moving the pin")."""
+@dataclass
+class Acknowledged:
+    """The skips held to skips.json: each skip with whether the file acknowledges it (`skipped`), and the
+    refusals and notes that holding found (`found`)."""
+
+    skipped: list[Skip]
+    found: Findings = field(default_factory=Findings)
+
+
+def acknowledge(tree: Tree, checks: list[EntryCheck], skipped: list[Skip], entries: list[str],
+                held: frozenset[str] = frozenset(), left: frozenset[tuple[str, str]] = frozenset()) -> Acknowledged:
+    """The run's skips (`skipped`) held to skips.json (when the catalog has one): each skip acknowledged, each
+    acknowledgement current. `entries` is the gate's --entry selection (empty: every entry); `held` the entries
+    held by their manifest pins, not replayed, whose acknowledgements the gate on the base held (pinned.py).
+    `left` are the acknowledgements a change moving the verifier pin removes, judged under the base's reader:
+    their skips are noted, not refused, for the moved reader decides them (docs/trust.md, "Moving the pin")."""
     acks = read_acknowledgements(tree)
-    report.refusals += acks.refusals
+    out = Acknowledged(skipped, Findings(list(acks.refusals)))
     if not acks.present:
-        return
+        return out
     pairs = set(acks.items)
-    report.skipped = [replace(s, acknowledged=acks.valid and (s.entry, s.fixture) in pairs) for s in report.skipped]
+    out.skipped = [replace(s, acknowledged=acks.valid and (s.entry, s.fixture) in pairs) for s in skipped]
     if not acks.valid:
-        return
-    for skip in report.skipped:
+        return out
+    for skip in out.skipped:
         if skip.acknowledged:
             continue
         if (skip.entry, skip.fixture) in left:
-            report.notes.append(_left_note(skip))
+            out.found.notes.append(_left_note(skip))
         else:
-            report.refusals.append(_unacknowledged(skip))
-    skipped = {(s.entry, s.fixture) for s in report.skipped}
+            out.found.refusals.append(_unacknowledged(skip))
+    now = {(s.entry, s.fixture) for s in out.skipped}
     by_id = {c.id: c for c in checks}
     for pair in acks.items:
-        if pair in skipped or (entries and pair[0] not in entries):
+        if pair in now or (entries and pair[0] not in entries) or pair[0] in held:
             continue
         if (why := _stale_reason(pair, by_id)) is not None:
-            report.refusals.append(Refusal(
+            out.found.refusals.append(Refusal(
                 "skip-acknowledgement-stale", PATH,
                 f"the acknowledgement of fixture {pair[1]} of {pair[0]} names no current skip: {why}; remove it "
                 "(an acknowledgement is given for a skip under review, never ahead of one)", pair[0]))
+    return out
