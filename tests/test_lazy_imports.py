@@ -2,8 +2,9 @@
 
 Nothing is timed here. Each case runs `exchange check` in a fresh interpreter (a subprocess: this
 process has imported everything already) and reads, after `main()` returned, which of the heavy
-dependencies are in `sys.modules` and whether `quoting.schema_words` (an ast parse of the package's
-sources) ran. GitPython is imported when a repository is read, jsonschema when a manifest row needs the
+dependencies are in `sys.modules` and whether `quoting.schema_words` (the schema words, read from the
+package's data file schemawords.txt: tests/test_schemawords.py) ran. GitPython is imported when a
+repository is read, jsonschema when a manifest row needs the
 schema's words, cryptography when a signature is checked, detect-secrets with the scan's engine; each
 "not imported" case has a near miss where the same run needs the module and imports it, so the check
 can fail.

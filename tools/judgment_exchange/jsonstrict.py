@@ -12,14 +12,12 @@ Values: dict (members in document order), list, str, `Number`, True, False, None
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from pathlib import Path
 from typing import Any
 
 MAX_SAFE = 2**53 - 1
@@ -270,14 +268,9 @@ def depth(value: Any) -> int:
 # --- naming a value or a member name without repeating it (quoting.py re-exports these; issue #29: the lowest
 # layer imports no module of the package, so the duplicate member's name is described here) ------------------
 
-_WORD = re.compile(r"\$?[A-Za-z][A-Za-z0-9]{0,39}")
-
-SCHEMA_SOURCES = ("dialect", "verifier", "catalog", "history", "repository", "authoring", "gate", "releasing")
-"""The packages whose string constants are this package's schema words, and, in codes/, their areas' tables
-(SCHEMA_CODES): the same source files the words were read from before issue #29 moved the gate's pipeline,
-the release and every area's codes into packages of their own."""
-
-SCHEMA_CODES = ("dialect", "verifier", "catalog", "history", "repository", "authoring")
+SCHEMA_WORDS = "schemawords.txt"
+"""The package data holding the schema words, one a line (`#` lines are its header): generated from the sources
+by tests/support/schemawords.py at development time, and held fresh by tests/test_schemawords.py."""
 
 
 def described(value: Any, what: str = "value") -> str:
@@ -290,19 +283,14 @@ def described(value: Any, what: str = "value") -> str:
 
 @functools.cache
 def schema_words() -> frozenset[str]:
-    """Every member name this package spells (the string constants of the dialect, verifier and catalog
-    modules that are words): a pointer token among them is one of OUR schema's names, never the author's
-    own, and may be shown."""
-    root = Path(__file__).resolve().parent
-    words: set[str] = set()
-    sources = [s for package in SCHEMA_SOURCES for s in sorted((root / package).glob("*.py"))]
-    sources += [root / "codes" / f"{area}.py" for area in SCHEMA_CODES]
-    for source in sources:
-        if source.is_file():
-            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORD.fullmatch(node.value):
-                    words.add(node.value)
-    return frozenset(words)
+    """Every member name this package spells (the string constants of the dialect, verifier, catalog and the
+    other schema-spelling modules that are words): a pointer token among them is one of OUR schema's names,
+    never the author's own, and may be shown. Read as data (`SCHEMA_WORDS`), never from the sources: this
+    module imports nothing of the package and reads none of its code (issue #37 item 5)."""
+    from importlib import resources  # when a name is first shown, not at every start
+
+    text = resources.files(__package__ or "judgment_exchange").joinpath(SCHEMA_WORDS).read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def member(value: Any) -> str:

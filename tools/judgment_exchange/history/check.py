@@ -34,7 +34,7 @@ def _open(repo_path: str) -> Repo:
 class _Tip(enum.Enum):
     """The type of TIP alone (a sentinel a type checker tells apart from the ledger's bytes)."""
 
-    TIP = "tip"
+    TIP = enum.auto()  # no string: a string constant of history/ would be a schema word
 
 
 TIP: Final = _Tip.TIP
