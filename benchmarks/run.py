@@ -335,17 +335,15 @@ from judgment_exchange.catalog.directory import check_entry_directory
 from judgment_exchange.catalog.layout import entry_directories
 from judgment_exchange.gate.pipeline import GateOptions
 from judgment_exchange.gate.identity import history_check
-from judgment_exchange.refusal import Report
 from judgment_exchange.tree import WorkingTree
 tree = WorkingTree(sys.argv[1])
 paths, _ = entry_directories(tree)
 checks = [check_entry_directory(tree, p) for p in paths]
-report = Report()
 started, cpu = time.perf_counter(), time.process_time()
-history_check(tree, checks, GateOptions(), report)
-print(f"{time.perf_counter() - started:.4f}", report.history, len(report.refusals),
+read = history_check(tree, checks, GateOptions())  # returns what it found (issue #37 item 1)
+print(f"{time.perf_counter() - started:.4f}", read.status, len(read.found.refusals),
       f"{time.process_time() - cpu:.4f}", file=sys.stderr)
-sys.exit(1 if report.refusals else 0)
+sys.exit(1 if read.found.refusals else 0)
 """
 
 

@@ -1,17 +1,19 @@
 """The gate (RFC 0019 §4) on this repository's own catalog: one test id per entry and per fixture.
 
-A pull request's failure names the entry and the check. The gate runs once for the whole module (a
-module-scoped fixture, history included) and each id reports its own refusals from that one run, so
+A pull request's failure names the entry and the check. The gate runs once for the whole module (`_gate`,
+history included, computed on first use and kept) and each id reports its own refusals from that one run, so
 the file costs about one full gate however many entries the catalog holds (issue #12). Collection only
 lists directories: entry ids from entries/<publisher>/<name>/, fixture names from each entry's
 fixtures/ directory (its listing's kinds, no stat per name). The catalog holds zero entries until the
 first is reviewed; the whole-catalog test then still says that it checked zero.
 
-What the file costs beyond its one gate (issue #20) is pytest's: a fixed start (its plugins; with
-PYTHONDONTWRITEBYTECODE set, hypothesis's plugin imports hypothesis through assertion rewriting with
-nothing cached, over a second) and its protocol per test id (setup, call, teardown and their reports,
-about half a millisecond each). The ids here add nothing to that: each finds its refusals in an index
-made once (by entry, and by every directory a refusal's path lies in), not by a pass over all of them.
+What the file costs beyond its one gate (issues #20, #37 item 7) is pytest's: a fixed start (its plugins) and
+its protocol per test id (setup, call, teardown and their reports). The ids here add as little to that as
+pytest allows: each is an `IdChecks` item (tests/support/idchecks.py: no fixtures to resolve, the node ids a
+parametrised function would have; once the report is made, each id after the first runs by a short protocol
+that reports it as pytest's own does), and each finds its refusals in an index made once (by entry, and by every
+directory a refusal's path lies in), not by a pass over all of them. A session that collects no hypothesis
+test, as this file alone, drops hypothesis's plugin (tests/conftest.py). docs/performance.md measures it.
 
 EXCHANGE_TEST_CATALOG=DIR runs this file on another catalog (benchmarks/run.py times it on the
 generated one); the default is this repository.
@@ -19,6 +21,8 @@ generated one); the default is this repository.
 
 from __future__ import annotations
 
+import functools
+import gc
 import os
 from pathlib import Path
 
@@ -30,6 +34,7 @@ from judgment_exchange.catalog.directory import entry_id
 from judgment_exchange.codes.history import RECORDS as HISTORY_CODES
 from judgment_exchange.tree import DIR, WorkingTree
 
+from .support.idchecks import IdChecks
 from .support.paths import REPO
 
 CATALOG = Path(os.environ.get("EXCHANGE_TEST_CATALOG") or REPO)
@@ -82,29 +87,45 @@ class _Index:
         return [self.refusals[n] for n in sorted(set(numbers))]
 
 
+@functools.cache
+def _gate():
+    """One run of the whole gate, history included; every test id below reads its part of it."""
+    gc.freeze()
+    report = check_catalog(TREE, GateOptions(repository=str(CATALOG)))
+    gc.freeze()
+    return report
+
+
+@functools.cache
+def _index() -> _Index:
+    return _Index(_gate().refusals)
+
+
 @pytest.fixture(scope="module")
 def gate():
-    """One run of the whole gate, history included; every test id below reads its part of it."""
-    return check_catalog(TREE, GateOptions(repository=str(CATALOG)))
+    return _gate()
 
 
-@pytest.fixture(scope="module")
-def index(gate):
-    return _Index(gate.refusals)
-
-
-@pytest.mark.parametrize("entry_id", IDS)
-def test_entry(index, entry_id):
+def _entry(entry_id: str) -> None:
     path = PATH_OF[entry_id]
-    mine = index.of_entry(entry_id, path)
+    mine = _index().of_entry(entry_id, path)
     assert not mine, _describe(mine)
 
 
-@pytest.mark.parametrize("entry_id,path,fixture", FIXTURES, ids=[f"{e}/{f}" for e, _, f in FIXTURES])
-def test_fixture_replays_or_is_skipped_by_name(index, entry_id, path, fixture):
+def _fixture(entry_id: str, path: str, fixture: str) -> None:
     where = f"{path}/fixtures/{fixture}"
-    mine = index.under_or_at(where)
+    mine = _index().under_or_at(where)
     assert not mine, _describe(mine)
+
+
+def _made() -> bool:
+    """Whether the gate's report and its index are made: each id after the first only reads them."""
+    return _index.cache_info().currsize > 0
+
+
+test_entry = IdChecks(_entry, IDS, ready=_made)
+test_fixture_replays_or_is_skipped_by_name = IdChecks(_fixture, FIXTURES, ids=[f"{e}/{f}" for e, _, f in FIXTURES],
+                                                      ready=_made)
 
 
 def test_whole_catalog(gate):
