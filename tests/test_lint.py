@@ -77,10 +77,10 @@ def _mypy_config() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]
 
 
-RELAXED_MODULES_CEILING = 35
+RELAXED_MODULES_CEILING = 25
 """Entries of the override list of modules not yet strict (the first override): lower it when one leaves."""
 
-DISABLED_CODES_CEILING = 89
+DISABLED_CODES_CEILING = 85
 """(module, error code) pairs the relaxed modules still disable today: lower it when one is fixed."""
 
 
@@ -95,9 +95,12 @@ def test_the_override_list_only_shrinks():
     strict = ["judgment_exchange.codes", "judgment_exchange.refusal", "judgment_exchange.jsonstrict",
               "judgment_exchange.canon", "judgment_exchange.keys", "judgment_exchange.pointers",
               "judgment_exchange.textsafe", "judgment_exchange.coderecord", "judgment_exchange.tree",
-              "judgment_exchange.history"]  # each with its submodules: history/ is strict whole
+              "judgment_exchange.history", "judgment_exchange.gitfail", "judgment_exchange.signing",
+              "judgment_exchange.founding", "judgment_exchange.review", "judgment_exchange.annotations",
+              "judgment_exchange.__main__"]  # each with its submodules: history/, signing/ ... are strict whole
     named = {m for o in config["overrides"] for m in o["module"]}
     relaxed_strict = {m for m in named for s in strict if m == s or m.startswith(s + ".")}
+    relaxed_strict |= named & {"judgment_exchange"}  # the package's __init__ (its lazy exporter)
     assert not relaxed_strict, relaxed_strict
 
 

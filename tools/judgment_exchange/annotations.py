@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from string import punctuation
 
 from .codes import REGISTRY, doc_link
@@ -194,9 +194,9 @@ def summary(report: Report, read: Reader, prefix: str = "", limit: int = SUMMARY
         body += [f"### {markdown_text(entry) if entry else 'the catalog'}", "",
                  "| code | file | line | detail | fix |", "|---|---|---|---|---|"]
         for r in groups[entry]:
-            line = _located(r, read) if r.path is not None else None
+            number = _located(r, read) if r.path is not None else None
             code = f"[`{r.code}`]({doc_base}{doc_link(r.code)})" if r.code in REGISTRY else markdown_text(r.code)
-            body.append(f"| {code} | {markdown_text(prefix + r.path) if r.path else ''} | {line or ''} "
+            body.append(f"| {code} | {markdown_text(prefix + r.path) if r.path else ''} | {number or ''} "
                         f"| {markdown_text(r.detail)} | {markdown_text(r.how_to_fix() or '')} |")
         body.append("")
     if report.warnings:
@@ -232,7 +232,7 @@ def summary(report: Report, read: Reader, prefix: str = "", limit: int = SUMMARY
     return "\n".join(kept) + "\n"
 
 
-def doc_base(env: dict[str, str]) -> str:
+def doc_base(env: Mapping[str, str]) -> str:
     """`SERVER/OWNER/REPO/blob/SHA/` from GitHub's default variables, so a summary's code links open the
     docs at the checked commit; empty (links relative to the repository root) outside a workflow."""
     parts = [env.get(name, "") for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")]

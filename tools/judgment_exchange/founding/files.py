@@ -12,10 +12,14 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..repository import zone
 from . import gateref, grammar
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 EMPTY = b"[]\n"
 """manifest.json, releases.json and skips.json of a catalog with no entry, no release and no skip."""
@@ -40,7 +44,7 @@ class TemplateError(RuntimeError):
     """A template with a placeholder no value fills, or `@@` left after filling: the package's own fault."""
 
 
-def _templates():
+def _templates() -> Traversable:
     return resources.files("judgment_exchange.founding").joinpath("templates")
 
 
@@ -58,7 +62,7 @@ def fill(text: str, values: dict[str, str]) -> str:
     return filled
 
 
-def _github_templates(folder=None, prefix: str = GITHUB) -> list[tuple[str, str]]:
+def _github_templates(folder: Traversable | None = None, prefix: str = GITHUB) -> list[tuple[str, str]]:
     """Every file under templates/github/ as (its path under the catalog's .github/, its text), in path order."""
     folder = folder if folder is not None else _templates().joinpath("github")
     found: list[tuple[str, str]] = []

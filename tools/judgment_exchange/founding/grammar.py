@@ -52,7 +52,7 @@ class Owners:
 def owners(value: object) -> Owners:
     """`--owners TEAM` once it passed its grammar (OWNERS), else BadValue."""
     match = OWNERS.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
+    if match is None or not isinstance(value, str):
         raise BadValue("--owners", OWNERS_GRAMMAR)
     return Owners(value, match.group("owner"), match.group("team"))
 

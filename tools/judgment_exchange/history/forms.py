@@ -22,7 +22,7 @@ from ..catalog.grammar import ENTRY_ID
 from ..catalog.manifest import MAX_ROWS as MANIFEST_MAX_ROWS
 from ..catalog.manifest import ROW_MEMBERS
 from ..catalog.reference import NAMED, artifact_problem
-from ..quoting import member as member_name
+from ..jsonstrict import member as member_name
 from .model import Pair
 
 ENTRY_MAX_BYTES = ENTRY_BOUND  # the walk's and mainline's bounds, named here for them

@@ -17,6 +17,7 @@ span (review/upgrade.py), when both sides are commits (`--commit`, as the truste
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog.grammar import ENTRY_ID
 from ..codes import REGISTRY, doc_link
@@ -41,7 +42,7 @@ class EntryReview:
     state: str
     before: str | None = None
     after: str | None = None
-    card: dict | None = None
+    card: dict[str, Any] | None = None  # the entry's card as read (JSON)
     why: str | None = None
     changes: list[str] | None = None
 
@@ -57,7 +58,7 @@ class Review:
     doc_base: str = ""
 
 
-def _rows(tree: Tree | None) -> dict[str, dict] | None:
+def _rows(tree: Tree | None) -> dict[str, dict[str, Any]] | None:
     """The manifest's rows by id (None when it cannot be read as a manifest)."""
     if tree is None:
         return None
@@ -203,7 +204,7 @@ def _cut(text: str) -> str:
     return flat if len(flat) <= PARAGRAPH_CHARS else flat[:PARAGRAPH_CHARS].rstrip() + "… (cut)"
 
 
-def _card_lines(card: dict) -> list[str]:
+def _card_lines(card: dict[str, Any]) -> list[str]:
     lines = [f"- title: {shown(card.get('title'))}",
              f"- kind: {shown(card.get('kind'))}; direction: {shown(card.get('direction'))}"]
     description = card.get("description")

@@ -4,6 +4,8 @@ as a code span in a list nested by its indent, so no entry's text can forge a he
 
 from __future__ import annotations
 
+from typing import Any
+
 from .markdown import Document, code
 
 
@@ -17,7 +19,7 @@ def lines_markdown(lines: list[str]) -> list[str]:
     return out
 
 
-def render_upgrade(diff: dict, limit: int | None = None) -> str:
+def render_upgrade(diff: dict[str, Any], limit: int | None = None) -> str:
     """The whole upgrade-diff as Markdown: the releases, the target's own check, any refusal with its fix, then
     each change under a heading of its own."""
     from ..consumer.render import change_lines
