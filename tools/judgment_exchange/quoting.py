@@ -460,10 +460,14 @@ def cleared(report: Report) -> Report:
     return out
 
 
+CLEARED = ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader")
+"""The report's fields `cleared` may change."""
+
+
 def clear_report(report: Report) -> None:
     """`report` cleared in place (`cleared`), for a caller that gathers a Report of its own (consumer/check.py)."""
     shown = cleared(report)
-    for name in ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader"):
+    for name in CLEARED:
         setattr(report, name, getattr(shown, name))
 
 

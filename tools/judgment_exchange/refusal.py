@@ -155,10 +155,6 @@ class Report:
     surface places and clears them alike: a released entry changed without an upgrade note
     (`upgrade-note-missing`, issue #17 item 5)."""
 
-    def timed(self, phase: str, started: float) -> None:
-        """Add the seconds since `started` to a phase's time (printed by benchmarks, never asserted)."""
-        self.timings[phase] = self.timings.get(phase, 0.0) + time.perf_counter() - started
-
     @property
     def passed(self) -> bool:
         return not self.refusals

@@ -6,12 +6,15 @@ preparation verifier, its files scanned — each file read once. Then the manife
 entry, artifact identity within the release, the pull request's touched entries, and history.
 With --base, an entry the pull request leaves untouched is held by its manifest pins instead
 (pinned.py; docs/performance.md, "The pull-request path").
+
+The gate is the declared sequence PHASES (docs/architecture.md, "The gate's phases"): each phase returns what it
+found (`Found`), and `check_catalog` alone records it into the report.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
@@ -19,7 +22,7 @@ from ..catalog.layout import entry_directories
 from ..catalog.manifest import check_rows, read_manifest
 from ..catalog.pinned import held, pinned_entry
 from ..gitfail import reason
-from ..quoting import cleared
+from ..quoting import CLEARED, cleared
 from ..refusal import Findings, Refusal, Replay, Report
 from ..repository.skips import acknowledge
 from ..scan import scan_entry, scan_manifest
@@ -411,10 +414,6 @@ def _phase_edited(run: Run) -> Found:
     return Found(notes=unreplayed_notes(given, report.replays), facts={"refusals": refusals})
 
 
-CLEARED = ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader")
-"""The report's fields `quoting.cleared` may change."""
-
-
 def _phase_clear(run: Run) -> Found:
     """Nothing an author chose is shown unless its grammar and the scan cleared it: no path, entry, id, fixture
     or detail quotes a name outside its grammar or one the scan flags (issue #11 item 3, issue #16 item 4;
@@ -473,9 +472,14 @@ def _selected(found: Found, entries: list[str]) -> Found:
                    warnings=[w for w in found.warnings if w.entry in wanted])
 
 
+_FIELDS = frozenset(f.name for f in fields(Report))
+
+
 def _record(report: Report, found: Found) -> None:
     """What a phase found, into the report: its facts set, then its additions after what the report holds."""
     for name, value in found.facts.items():
+        if name not in _FIELDS:
+            raise AttributeError(f"a phase set {name}, which is no field of the report")
         setattr(report, name, value)
     report.refusals += found.refusals
     report.notes += found.notes
