@@ -140,3 +140,33 @@ def test_selection_happens_before_each_per_entry_phase(monkeypatch):
         "replay": {CHOSEN}, "scan": {CHOSEN}, "licence": {CHOSEN}, "edited": {CHOSEN}}
     every = sorted(f"{p.parent.name}.{p.name}" for p in (DEMO / "entries").glob("*/*") if p.is_dir())
     assert sorted(seen["identity"]) == every and len(every) > 1
+
+
+def test_an_acknowledgement_of_a_held_entry_is_not_judged(tmp_path):
+    """A pinned (held) entry was not replayed, so its acknowledgements are not held to skips it has none of: the
+    gate on the base held them (the `skips` phase passes the held entries; docs/performance.md)."""
+    from judgment_exchange.repository.skips import acknowledge
+
+    (tmp_path / "skips.json").write_text('[{"entry": "acme.held", "fixture": "f", "why": "reviewed"}]')
+    tree = WorkingTree(str(tmp_path))
+    judged = acknowledge(tree, [], [], [])
+    assert [r.code for r in judged.found.refusals] == ["skip-acknowledgement-stale"] and judged.skipped == []
+    assert acknowledge(tree, [], [], [], held=frozenset({"acme.held"})).found.refusals == []
+    assert acknowledge(tree, [], [], ["acme.other"]).found.refusals == []
+
+
+def test_a_revising_helper_returns_a_new_list_and_leaves_its_input():
+    from dataclasses import dataclass
+
+    from judgment_exchange.gate.replay import rerecord_changed
+
+    @dataclass
+    class Change:
+        paths: list
+
+    path = "entries/acme/a/fixtures/f/preparation.json"
+    given = [Refusal("preparation-digest-mismatch", path, "d", "acme.a"), Refusal("other", path, "d", "acme.a")]
+    kept = list(given)
+    revised = rerecord_changed(given, Change([path]))
+    assert given == kept and revised[0].fix is not None and revised[1] is given[1]
+    assert rerecord_changed(given, None) is given
