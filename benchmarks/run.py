@@ -569,7 +569,12 @@ def main() -> None:
         Step("files:history", read_hash), Step("history", lambda: child(repo, gate)),
         *([] if args.skip_pytest else [Step("pytest", lambda: child(
             ROOT, [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_entries.py"],
-            {"EXCHANGE_TEST_CATALOG": str(repo)}))]),
+            {"EXCHANGE_TEST_CATALOG": str(repo)})),
+            # the same with every id by pytest's own protocol (tests/support/idchecks.py): what the short one saves
+            Step("pytest:full", lambda: child(
+                ROOT, [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+                       "tests/test_entries.py"], {"EXCHANGE_TEST_CATALOG": str(repo),
+                                                  "EXCHANGE_TEST_FULL_PROTOCOL": "1"}))]),
         Step("files:pr", read_hash), Step("pr", lambda: child(repo, [*gate, "--base", "main"])),
         Step("files:entry", read_hash),
         Step("entry", lambda: child(repo, [*gate, "--no-history", "--entry", info["pr_entry"]])),
@@ -615,6 +620,8 @@ def main() -> None:
                "python -c pass:", (10, "wall"), "<= 10x, wall"),
         Figure("pytest tests/test_entries.py on this catalog (its one gate run includes history)", "pytest",
                "history", "the full gate with history, same rounds:", (1.3, "wall"), "<= 1.3x, wall"),
+        Figure("pytest tests/test_entries.py, every id by pytest's own protocol (EXCHANGE_TEST_FULL_PROTOCOL=1)",
+               "pytest:full", "history", "the full gate with history, same rounds:"),
     ]
     print()
     print("| figure | runs | wall min (median) | CPU min (median) | baseline, same rounds: wall min (median); CPU min "

@@ -1,7 +1,7 @@
 """The gate (RFC 0019 §4) on this repository's own catalog: one test id per entry and per fixture.
 
 A pull request's failure names the entry and the check. The gate runs once for the whole module (`_gate`,
-history included, computed on first use and kept) and each id reports its own refusals from that one run, so
+history included, run on first use and kept) and each id reports its own refusals from that one run, so
 the file costs about one full gate however many entries the catalog holds (issue #12). Collection only
 lists directories: entry ids from entries/<publisher>/<name>/, fixture names from each entry's
 fixtures/ directory (its listing's kinds, no stat per name). The catalog holds zero entries until the
@@ -21,7 +21,6 @@ generated one); the default is this repository.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 from pathlib import Path
@@ -87,18 +86,36 @@ class _Index:
         return [self.refusals[n] for n in sorted(set(numbers))]
 
 
-@functools.cache
+_MADE: dict[str, object] = {}
+
+
 def _gate():
-    """One run of the whole gate, history included; every test id below reads its part of it."""
-    gc.freeze()
-    report = check_catalog(TREE, GateOptions(repository=str(CATALOG)))
-    gc.freeze()
-    return report
+    """One run of the whole gate, history included; every test id below reads its part of it. Made once, or raised
+    once: if the gate raises, the id that ran it fails with that error and every later one says so, as ids whose
+    module-scoped fixture raised did, without running the gate again."""
+    if not _MADE:
+        gc.freeze()  # what pytest made so far lives to the session's end: out of the collector's passes
+        try:
+            _MADE["report"] = check_catalog(TREE, GateOptions(repository=str(CATALOG)))
+        except Exception as error:
+            _MADE["error"] = error
+            raise
+        finally:
+            gc.freeze()  # and the report, which every id reads
+        _MADE["index"] = _Index(_MADE["report"].refusals)
+    if "error" in _MADE:
+        raise RuntimeError(f"the gate raised {_MADE['error']!r} under the first id that ran it: see its failure")
+    return _MADE["report"]
 
 
-@functools.cache
 def _index() -> _Index:
-    return _Index(_gate().refusals)
+    _gate()
+    return _MADE["index"]
+
+
+def _made() -> bool:
+    """Whether the gate ran (its report and index made, or its error kept): each id after the first only reads."""
+    return bool(_MADE)
 
 
 @pytest.fixture(scope="module")
@@ -116,11 +133,6 @@ def _fixture(entry_id: str, path: str, fixture: str) -> None:
     where = f"{path}/fixtures/{fixture}"
     mine = _index().under_or_at(where)
     assert not mine, _describe(mine)
-
-
-def _made() -> bool:
-    """Whether the gate's report and its index are made: each id after the first only reads them."""
-    return _index.cache_info().currsize > 0
 
 
 test_entry = IdChecks(_entry, IDS, ready=_made)

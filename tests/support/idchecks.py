@@ -49,6 +49,9 @@ class IdChecks:
     def items(self, collector: pytest.Collector, name: str) -> list[IdCheck]:
         # the node id given as a string, so pytest reads it as it reads a parametrised function's (pytest 9 parses
         # `name[id]` into a name and its parameters; --lf and --sw compare those)
+        if not self.values:  # as @pytest.mark.parametrize does with no values: one id that skips, saying so
+            return [IdCheck.from_parent(collector, name=f"{name}[NOTSET]", nodeid=f"{collector.nodeid}::{name}[NOTSET]",
+                                        check=_no_values, args=(self.check.__name__,))]
         return [
             IdCheck.from_parent(collector, name=f"{name}[{id_}]", nodeid=f"{collector.nodeid}::{name}[{id_}]",
                                 check=self.check, args=value if isinstance(value, tuple) else (value,),
@@ -100,6 +103,10 @@ class IdCheck(pytest.Item):
                 ihook.pytest_exception_interact(node=self, call=call, report=report)
         ihook.pytest_runtest_logfinish(nodeid=self.nodeid, location=self.location)
         return True
+
+
+def _no_values(check: str) -> None:
+    pytest.skip(f"got empty parameter set: no value to call {check} with")
 
 
 def _nothing() -> None:
