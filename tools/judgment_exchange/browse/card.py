@@ -106,13 +106,13 @@ def _verification(value: Any) -> Any:
     return out
 
 
-def _upgrade(value: Any) -> list[dict]:
+def _upgrade(value: Any) -> list[dict[str, Any]]:
     if not isinstance(value, dict):
         return []
     return [{"from": shown.digest(key), "note": free_text(note, 1, 2048)} for key, note in value.items()]
 
 
-def _fixtures(entry: dict, entry_id: str, report: Report) -> list[dict]:
+def _fixtures(entry: dict[str, Any], entry_id: str, report: Report) -> list[dict[str, Any]]:
     replays = {r.fixture: r for r in report.replays if r.entry == entry_id}
     skips = {s.fixture: s for s in report.skipped if s.entry == entry_id}
     out = []
@@ -133,7 +133,7 @@ def _fixtures(entry: dict, entry_id: str, report: Report) -> list[dict]:
     return out
 
 
-def card(tree: Tree, row: dict, report: Report, *, whole: bool = False) -> dict:
+def card(tree: Tree, row: dict[str, Any], report: Report, *, whole: bool = False) -> dict[str, Any]:
     """The card of the entry `row` pins, read from the checked release's `tree` (CardUnreadable when its
     entry.json is not the bytes the row's entryDigest pins). With `whole`, the README in full."""
     path = row["path"]
@@ -176,7 +176,8 @@ def card(tree: Tree, row: dict, report: Report, *, whole: bool = False) -> dict:
     return out
 
 
-def cards(tree: Tree, rows: dict[str, dict], report: Report, *, only: str | None = None) -> list[dict]:
+def cards(tree: Tree, rows: dict[str, dict[str, Any]], report: Report, *,
+          only: str | None = None) -> list[dict[str, Any]]:
     """Every entry's card in the manifest's order (its ids' byte order), or only the entry `only` with its
     whole README; [] when `only` names no entry of the release."""
     ids = sorted(rows, key=id_order)

@@ -51,7 +51,7 @@ class EntryFile:
     def digest(self) -> str:
         return "sha256:" + hashlib.sha256(self.data).hexdigest()
 
-    def as_json(self, entry_id: str) -> dict:
+    def as_json(self, entry_id: str) -> dict[str, Any]:
         return {"path": self.path, "bytes": len(self.data), "digest": self.digest,
                 "copy": copy_path(entry_id, self.path)}
 
@@ -118,6 +118,11 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """`value` when it is an object, else {} (as `_list`)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _ordered(values: list[Any]) -> list[Any]:
     seen: list[Any] = []
     for value in values:
@@ -160,7 +165,7 @@ def _read_of(read: Any) -> tuple[str, list[Any], list[Any]]:
     return f"rule of {clauses} clause{plural}{unwrap}", facts, evidence
 
 
-def dialect_view(data: bytes) -> dict | None:
+def dialect_view(data: bytes) -> dict[str, Any] | None:
     """What a dialect document reads, for a page (None when the bytes are not a JSON object): the case's
     parameters, each source (name, kind, how it is read, the fact targets and requirements it writes), the
     classes `admits` admits for each target, and `unmapped` / `unmappedEvidence`."""
@@ -170,11 +175,11 @@ def dialect_view(data: bytes) -> dict | None:
         return None
     if not isinstance(document, dict):
         return None
-    case = document.get("case") if isinstance(document.get("case"), dict) else {}
-    parameters = case.get("parameters") if isinstance(case.get("parameters"), dict) else {}
+    case = _object(document.get("case"))
+    parameters = _object(case.get("parameters"))
     sources = [(source, *_read_of(source.get("read"))) for source in _list(document.get("sources"))
                if isinstance(source, dict)]
-    table = document.get("admits") if isinstance(document.get("admits"), dict) else {}
+    table = _object(document.get("admits"))
     admits = [
         (target, classes, what)
         for member, what in (("facts", "fact target"), ("evidence", "evidence requirement"))
@@ -199,7 +204,7 @@ def dialect_view(data: bytes) -> dict | None:
             "unmapped": [name(p) for p in unmapped], "unmappedEvidence": [name(r) for r in unmapped_evidence]}
 
 
-def _version(document: dict) -> str:
+def _version(document: dict[str, Any]) -> str:
     """The dialect's format as our words: `version 2` / `version 3`, or a named format's selector."""
     selector = document.get("formatVersion")
     if selector in ("2.0.0", "3.0.0"):

@@ -14,6 +14,7 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from importlib.resources import files
+from typing import Any
 
 from ..consumer.check import ReleaseCheck
 from ..consumer.lock import Lock
@@ -32,14 +33,14 @@ KNOWN_DOCS = (("README.md", "the catalog's README"), ("CONTRIBUTING.md", "how to
 a forge's): our own list, never a path an author wrote."""
 
 
-def check_command(release: dict) -> str:
+def check_command(release: dict[str, Any]) -> str:
     """The command that checks the release: `exchange release-check ADDRESS TAG`, or with no address the
     location as given (shell-quoted, so the command is copied whole)."""
     where = release.get("address") or release["location"]
     return f"exchange release-check {shlex.quote(where)} {release['tag']}"
 
 
-def note(release: dict) -> str:
+def note(release: dict[str, Any]) -> str:
     """index.json's note: derived, not authoritative, and the command that checks the release (§7)."""
     return ("This index is derived from the release it names and is not authoritative: it shows what that release "
             "held when exchange index checked it. Before importing anything, check the release yourself "
@@ -63,11 +64,11 @@ class Built:
     entry's whole card (with its README's text) for its page."""
 
     check: ReleaseCheck
-    document: dict | None = None
-    whole: list[dict] = field(default_factory=list)
+    document: dict[str, Any] | None = None
+    whole: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, list[EntryFile]] = field(default_factory=dict)
     """Each entry's files as the commit holds them (documents.entry_files), by entry id."""
-    dialects: dict[str, dict] = field(default_factory=dict)
+    dialects: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What each entry's dialect reads (documents.dialect_view), by entry id, where it has a dialect."""
     releases: list[tuple[str, str]] = field(default_factory=list)
     """Every release the checked commit's ledger records (tag, date), newest first."""
@@ -105,7 +106,7 @@ def held_documents(tree: Tree) -> list[tuple[str, str]]:
     return out
 
 
-def _listed(card: dict, entry_files: list[EntryFile]) -> dict:
+def _listed(card: dict[str, Any], entry_files: list[EntryFile]) -> dict[str, Any]:
     """A card as index.json lists it: item 1's card (the README's first paragraph, not its text), its page
     and its files."""
     out = dict(card)
@@ -150,7 +151,7 @@ def build(location: str, tag: str, *, history: int | None, lock: Lock | None = N
     return Built(result, document, whole, held, dialects, releases, documents)
 
 
-def encode(document: dict) -> bytes:
+def encode(document: dict[str, Any]) -> bytes:
     """index.json's bytes: two-space indented, members in their fixed order, ASCII (every other character
     as its JSON escape, so no text can fail to encode), one final newline."""
     return (json.dumps(document, indent=2, ensure_ascii=True) + "\n").encode("ascii")

@@ -8,12 +8,16 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 from ..catalog import documents as docs
 from ..catalog.grammar import release_key
 from ..consumer.check import LocationError, ReleaseCheck, check_open, open_location, unreadable
 from ..consumer.lock import Lock
 from ..tree import GitTree, TooLarge, TreeError
+
+if TYPE_CHECKING:
+    from ..tree import ObjectStore
 
 
 @dataclass
@@ -23,7 +27,7 @@ class Checked:
 
     check: ReleaseCheck
     tree: GitTree | None = None
-    rows: dict[str, dict] = field(default_factory=dict)
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -63,7 +67,7 @@ class Offered:
     entries: int | None = None
     recorded: bool = False
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"tag": self.tag, "commit": self.commit, "date": self.date, "entries": self.entries,
                 "inLedger": self.recorded, "checked": False}
 
@@ -102,11 +106,11 @@ def offered(location: str) -> tuple[list[Offered], str | None]:
                                    _count(store, release.commit), row is not None))
         finally:
             repo.close()
-    out.sort(key=lambda r: release_key(r.tag), reverse=True)
+    out.sort(key=lambda r: cast("tuple[int, int, int]", release_key(r.tag)), reverse=True)  # list_releases' tags
     return out, branch
 
 
-def _count(store, commit: str) -> int | None:
+def _count(store: ObjectStore, commit: str) -> int | None:
     """How many rows the manifest at `commit` holds (None when it cannot be read as an array)."""
     import json
 

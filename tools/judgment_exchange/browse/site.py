@@ -52,7 +52,7 @@ def _environment() -> Environment:
     return env
 
 
-def _words(card: dict) -> str:
+def _words(card: dict[str, Any]) -> str:
     """The text the list's search matches: the card's shown words, its pack's id and digests and the
     digests it was checked against (each also without its `sha256:`, so a digest's first characters find
     it), lowercased (withheld values left out)."""
@@ -72,7 +72,7 @@ def _words(card: dict) -> str:
     return " ".join(v for v in values if isinstance(v, str)).lower()
 
 
-def _summary(card: dict) -> Any:
+def _summary(card: dict[str, Any]) -> Any:
     """The card's line of text on the list: its description (cut at PARAGRAPH_CHARS), else its README's
     first paragraph; a withheld value as it is."""
     description = card.get("description")
@@ -87,12 +87,12 @@ def _summary(card: dict) -> Any:
     return readme
 
 
-def _pack_id(card: dict) -> str | None:
+def _pack_id(card: dict[str, Any]) -> str | None:
     pack = card.get("pack")
     return pack["id"] if isinstance(pack, dict) and isinstance(pack.get("id"), str) else None
 
 
-def _links(release: dict, built: Built, github: GitHub | None) -> dict:
+def _links(release: dict[str, Any], built: Built, github: GitHub | None) -> dict[str, Any]:
     """The index's links: the documents the release holds and the other releases its ledger records, each at
     the forge when the address is a GitHub repository (documents: none without one)."""
     commit = release["commit"]
@@ -104,7 +104,7 @@ def _links(release: dict, built: Built, github: GitHub | None) -> dict:
     return {"documents": documents, "releases": releases}
 
 
-def _entry_page(card: dict, built: Built, github: GitHub | None, commit: str, path: str) -> dict:
+def _entry_page(card: dict[str, Any], built: Built, github: GitHub | None, commit: str, path: str) -> dict[str, Any]:
     """What an entry's page shows beyond its card: its files (with the copy's address from the page and the
     forge's), what its dialect reads, and the README's links to the files copied."""
     entry_id = card["id"]
@@ -123,7 +123,7 @@ def item_href(entry_id: str, path: str) -> str:
     return copy_path(entry_id, path).removeprefix("entries/")
 
 
-def _choices(cards: list[dict], name: str) -> list[str]:
+def _choices(cards: list[dict[str, Any]], name: str) -> list[str]:
     found: set[str] = set()
     for card in cards:
         value = card.get(name)

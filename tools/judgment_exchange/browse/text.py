@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..consumer.check import ReleaseCheck
 
 WIDTH = 80
 LABEL = 14
@@ -40,7 +43,7 @@ def field(label: str, value: Any, safe: Safe, indent: int = 2) -> list[str]:
     return lines
 
 
-def listing_lines(location: str, offered: list, branch: str | None, safe: Safe) -> list[str]:
+def listing_lines(location: str, offered: list[Any], branch: str | None, safe: Safe) -> list[str]:
     """The release tags, newest first, each with its ledger date and entry count; not yet checked."""
     lines = [f"releases of {safe(location)}, newest first (not yet checked: exchange show LOCATION TAG checks one)"]
     if branch is None:
@@ -56,7 +59,7 @@ def listing_lines(location: str, offered: list, branch: str | None, safe: Safe) 
     return lines
 
 
-def _fixture(item: dict) -> str:
+def _fixture(item: dict[str, Any]) -> str:
     result = item.get("result", "?")
     words = f"{item['name']}: {result}"
     if item.get("reader"):
@@ -68,7 +71,7 @@ def _fixture(item: dict) -> str:
     return words
 
 
-def card_lines(card: dict, safe: Safe, *, whole: bool = False) -> list[str]:
+def card_lines(card: dict[str, Any], safe: Safe, *, whole: bool = False) -> list[str]:
     """One entry's card; with `whole`, every field and the README in full."""
     kind = " ".join(str(x) for x in (card.get("kind"), card.get("direction")) if isinstance(x, str))
     lines = [f"{card['id']}  ({kind})"]
@@ -180,7 +183,7 @@ def readme_lines(text: str, safe: Safe, indent: str = "    ") -> list[str]:
     return out
 
 
-def release_lines(check, cards: list[dict], safe: Safe) -> list[str]:
+def release_lines(check: ReleaseCheck, cards: list[dict[str, Any]], safe: Safe) -> list[str]:
     """A checked release's header and every entry's card."""
     report = check.report
     reader = report.reader.text() if report.reader is not None else "none (no fixture replayed)"
