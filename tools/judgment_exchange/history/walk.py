@@ -1,7 +1,8 @@
 """The history walk: each previous release's manifest and pinned entries, as blobs (RFC 0019 §§3, 7).
 
 Everything is judged by content, once across all releases (issue #12 item 4): each distinct blob is
-read and judged once (`readings`, by blob id); each manifest row's bytes are read and form-checked
+read and judged once as a manifest (`readings`, by blob id) and once as an entry.json (`entry_readings`): the same
+bytes may be both, and each reading is its own; each manifest row's bytes are read and form-checked
 once (forms.read_manifest's row cache); each row's pinned entry is resolved once per (the entry
 directory's tree id, the row), and a publisher's rows once per (the publisher directory's tree id,
 those rows). Git ids are hashes of content, so a rewritten history meets other ids and nothing stale.
@@ -154,14 +155,16 @@ class _Reading:
 
 
 class Walk:
-    """One walk over a shared store; every blob judged at most once, whichever release names it."""
+    """One walk over a shared store; every blob judged at most once as what it is read for (a manifest, an
+    entry.json), whichever release names it."""
 
     def __init__(self, store: ObjectStore, entries_read: dict[str, object] | None = None) -> None:
         self.store = store
         self.entries_read = entries_read or {}
         """entry.json values already read strictly by their digests (the checked tree's, which the latest
         releases pin unchanged): a pinned entry with one of those digests is not parsed again (issue #20)."""
-        self.readings: dict[str, _Reading] = {}
+        self.readings: dict[str, _Reading] = {}  # manifest blobs
+        self.entry_readings: dict[str, _Reading] = {}  # entry.json blobs (a blob may be both: `[]`)
         self.rows_seen: Seen = {}
         self.segments: SegmentCache = {}  # runs of rows read before (forms._by_segments)
         self.pinned_by: dict[tuple[tuple[int, str], Row], Pinned] = {}
@@ -184,9 +187,10 @@ class Walk:
             return _Reading(stored, failure=str(exc))
 
     def _blob(self, blob: str, path: str, limit: int, reader: Callable[[bytes], object]) -> _Reading:
-        found = self.readings.get(blob)
+        readings = self.entry_readings if reader is read_entry else self.readings
+        found = readings.get(blob)
         if found is None:
-            found = self.readings[blob] = self._judge(blob, path, limit, reader)
+            found = readings[blob] = self._judge(blob, path, limit, reader)
         return found
 
     def _read_manifest(self, data: bytes) -> list[Run]:
