@@ -63,13 +63,14 @@ def test_mypy_passes(tmp_path):
 
 
 def test_mypy_refuses_a_near_miss(tmp_path):
-    """A module the override list does not name is checked strictly: an unannotated function and a wrong type
-    are both refused under the project's configuration."""
+    """A module the override list does not name is checked strictly: an unannotated function, a wrong type and a
+    `# type: ignore` naming no error code are each refused under the project's configuration."""
     probe = tmp_path / "strict_probe.py"
-    probe.write_text('def f(x):\n    return x\n\n\ncount: int = "one"\n', encoding="utf-8")
+    probe.write_text('def f(x):\n    return x\n\n\ncount: int = "one"\nother: int = "two"  # type: ignore\n',
+                     encoding="utf-8")
     done = _run([_tool("mypy"), "--config-file", str(PYPROJECT), str(probe)], tmp_path)
     assert done.returncode == 1, _shown(done)
-    for code in ("no-untyped-def", "assignment"):
+    for code in ("no-untyped-def", "assignment", "ignore-without-code"):
         assert f"[{code}]" in done.stdout, (code, _shown(done))
 
 
