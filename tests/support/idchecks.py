@@ -56,7 +56,7 @@ class IdChecks:
             IdCheck.from_parent(collector, name=f"{name}[{id_}]", nodeid=f"{collector.nodeid}::{name}[{id_}]",
                                 check=self.check, args=value if isinstance(value, tuple) else (value,),
                                 ready=self.ready)
-            for id_, value in zip(self.ids, self.values)
+            for id_, value in zip(self.ids, self.values, strict=True)
         ]
 
 
