@@ -34,6 +34,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from .codes.catalog import CATALOG_STRAY_FILE
 from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
 from .pointers import unescape
 from .refusal import Refusal, Replay, Report, Skip
@@ -195,7 +196,7 @@ def _by_display(parts: list[str], i: int, code: str | None) -> bool:
     if code is None or not _displayable(parts[i]):
         return False
     inside = parts[0] == "entries" and i >= 3
-    return inside or (code == "catalog-stray-file" and i == len(parts) - 1)
+    return inside or (code == CATALOG_STRAY_FILE and i == len(parts) - 1)
 
 
 def display_names(path: str, code: str | None) -> list[str]:

@@ -34,7 +34,30 @@ from ..catalog.grammar import ENTRY_ID
 from ..catalog.layout import entry_directories
 from ..catalog.manifest import compute_row, write_manifest
 from ..catalog.reference import artifact_problem
-from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
+from ..codes.catalog import (
+    ARTIFACT_MALFORMED,
+    ARTIFACT_MISMATCH,
+    ARTIFACT_REQUIRED,
+    ASSERTION_MISMATCH,
+    CATALOG_STRAY_FILE,
+    DIALECT_DIGEST_MISMATCH,
+    ENTRY_FILE_MISSING,
+    ENTRY_MEMBER_FORBIDDEN,
+    ENTRY_MEMBER_INVALID,
+    ENTRY_MEMBER_MISSING,
+    ENTRY_MEMBER_UNKNOWN,
+    FILE_OVER_BOUND,
+    FILE_UNREADABLE,
+    OUTPUT_DIGEST_MISMATCH,
+    PLACEHOLDER_VALUE,
+    PREPARATION_DIGEST_MISMATCH,
+    READER_LOCATOR_INVALID,
+    REPLAY_DIGEST_MISMATCH,
+    REPLAY_FAILED,
+    SOURCE_KINDS_MISMATCH,
+    VERIFICATION_RECORD_INVALID,
+)
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, PREPARATION_DIFFERS, SKIPPED, read_answer, skip_of
 from ..jsonstrict import well_formed
 from ..quoting import clear_refusals, cleared_paths
 from ..quoting import digest as quoted_digest
@@ -45,19 +68,19 @@ from .jsonedit import JsonEditError, insert_member, replace_member
 MANIFEST = "manifest.json"
 
 # The refusals `exchange fix` repairs: each names a pin recomputed below.
-REPAIRED = frozenset({"dialect-digest-mismatch", "output-digest-mismatch", "preparation-digest-mismatch",
-                      "artifact-mismatch", "artifact-required"})
+REPAIRED = frozenset({DIALECT_DIGEST_MISMATCH, OUTPUT_DIGEST_MISMATCH, PREPARATION_DIGEST_MISMATCH,
+                      ARTIFACT_MISMATCH, ARTIFACT_REQUIRED})
 # Refusals about a part a person writes that no pin reads: `exchange check` reports them; they are no
 # reason to withhold the pins (a contributor runs fix before and after writing the human parts, and
 # before the first fixture is recorded). Every other refusal withholds the whole fix (docs/fix.md).
-NOT_BLOCKING = frozenset({"placeholder-value", "assertion-mismatch", "verification-record-invalid",
-                          "reader-locator-invalid", "source-kinds-mismatch"})
+NOT_BLOCKING = frozenset({PLACEHOLDER_VALUE, ASSERTION_MISMATCH, VERIFICATION_RECORD_INVALID,
+                          READER_LOCATOR_INVALID, SOURCE_KINDS_MISMATCH})
 # entry.json members a person writes and no pin reads; a member refusal under one of them does not block, but
 # one of licence does: a refused licence refuses the entry, and nothing is pinned (`licence_blockers`).
 PERSON_MEMBERS = frozenset({"title", "description", "compatibility", "upgrade", "pack", "requires", "sourceKinds",
                             "licence", "author", "assertion", "verification"})
-_MEMBER_CODES = frozenset({"entry-member-missing", "entry-member-unknown", "entry-member-invalid",
-                           "entry-member-forbidden"})
+_MEMBER_CODES = frozenset({ENTRY_MEMBER_MISSING, ENTRY_MEMBER_UNKNOWN, ENTRY_MEMBER_INVALID,
+                           ENTRY_MEMBER_FORBIDDEN})
 
 
 def blocks(refusal: Refusal) -> bool:
@@ -65,7 +88,7 @@ def blocks(refusal: Refusal) -> bool:
     if refusal.code in REPAIRED or refusal.code in NOT_BLOCKING:
         return False
     path = refusal.path or ""
-    if refusal.code in ("entry-file-missing", "file-over-bound") and path.endswith("/README.md"):
+    if refusal.code in (ENTRY_FILE_MISSING, FILE_OVER_BOUND) and path.endswith("/README.md"):
         return False
     if refusal.code in _MEMBER_CODES and refusal.pointer:
         first = refusal.pointer.split("/")[1]
@@ -129,7 +152,7 @@ def entries_blocker(tree: Tree) -> Blocker | None:
     node = tree.stat("entries")
     if node.kind in (DIR, MISSING):
         return None
-    return Blocker("entries", "catalog-stray-file", f"entries is {kind_text(node.kind)}, not a directory: "
+    return Blocker("entries", CATALOG_STRAY_FILE, f"entries is {kind_text(node.kind)}, not a directory: "
                    "the entries cannot be read, so no pin or manifest row is computed")
 
 
@@ -219,7 +242,7 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
                 and isinstance(check.document, dict)):
             pair = {"id": check.document.get("id"), "version": check.document.get("version")}
             if artifact_problem(pair) is not None:
-                blocked("artifact-malformed", "dialect.json's root id and version are not an artifact pair of "
+                blocked(ARTIFACT_MALFORMED, "dialect.json's root id and version are not an artifact pair of "
                                               "§3's grammar; fix the document", f"{check.path}/dialect.json")
                 return None
             old = entry.get("artifact")
@@ -299,7 +322,7 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
     try:
         files = {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
     except (TreeError, TooLarge) as exc:
-        return Blocker(fixture.path, "file-unreadable", f"fixture {fixture.name} cannot be read to replay it ({exc}); "
+        return Blocker(fixture.path, FILE_UNREADABLE, f"fixture {fixture.name} cannot be read to replay it ({exc}); "
                                                         f"{withheld}")
     expected = digest(files["preparation.json"]) if "preparation.json" in files else None
     read = read_answer(verifier.replay_fixture(check.document_data, files, check.checked), expected)
@@ -307,7 +330,7 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
     if read.outcome == AGREES:
         return None
     if read.outcome == OTHER_DIGEST:
-        return Blocker(fixture.path, "replay-digest-mismatch",
+        return Blocker(fixture.path, REPLAY_DIGEST_MISMATCH,
                        f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(read.digest)}, "
                        f"preparation.json's bytes digest to {expected}; {withheld}; {rerecord}")
     if read.outcome == SKIPPED:
@@ -322,7 +345,7 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
                            f"fixture {fixture.name} is skipped as {code}, and what the verifier still reads of it "
                            f"fails under the changed dialect.json ({still.code}); {withheld}; {rerecord}")
         return None  # held as the gate holds a skip (docs/skips.md); its preparationDigest is the recorded one
-    if code == "preparation-differs":
+    if code == PREPARATION_DIFFERS:
         where = verifier.fixture_difference(check.document_data, files, check.checked)
         return Blocker(fixture.path, code,
                        f"fixture {fixture.name} does not replay to its preparation.json{now}: the preparation verifier "
@@ -331,7 +354,7 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
     if read.outcome == FAILED and isinstance(code, str):
         return Blocker(fixture.path, code, f"fixture {fixture.name} does not replay{now}: the preparation verifier "
                                            f"answered {result} {code} (docs/codes.md#{code}); {withheld}; {rerecord}")
-    return Blocker(fixture.path, "replay-failed", f"fixture {fixture.name}: the verifier could not run "
+    return Blocker(fixture.path, REPLAY_FAILED, f"fixture {fixture.name}: the verifier could not run "
                                                   f"({read.detail}); {withheld}")
 
 
@@ -390,7 +413,7 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
                     recording = history.recording(fixture.path, files) if files else None
                     if recording is not None:  # the edited files and the command that restores them, not "re-record"
                         why = found.why.removesuffix(f"; {_rerecord(check, fixture)}")
-                        named = edited_refusal(Refusal(found.code or "replay-failed", fixture.path, why), check,
+                        named = edited_refusal(Refusal(found.code or REPLAY_FAILED, fixture.path, why), check,
                                                fixture, recording)
                         found = Blocker(named.path, found.code, f"{named.detail}. {named.fix}")
                     out.append(found)

@@ -19,6 +19,23 @@ from .. import dialect as dialect_form
 from ..canon import CanonError, canon, canonical_digest, digest
 from ..catalog import documents as docs
 from ..catalog import grammar
+from ..codes.authoring import (
+    ENTRY_NOT_RECORDABLE,
+    FIXTURE_EXISTS,
+    RECORDING_MALFORMED,
+    RECORDING_MAPPING_MISMATCH,
+    RECORDING_NOT_REGULAR,
+    RECORDING_PACK_UNLISTED,
+)
+from ..codes.catalog import (
+    ARTIFACT_MISMATCH,
+    ARTIFACT_REQUIRED,
+    DIALECT_DIGEST_MISMATCH,
+    ENTRY_FILE_MISSING,
+    ENTRY_FILE_NOT_REGULAR,
+    REPLAY_DIGEST_MISMATCH,
+    REPLAY_FAILED,
+)
 from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer
 from ..dialect.sources import BINDING, RESEARCH_BINDING
 from ..jsonstrict import Bounds, JsonRefusal, loads
@@ -35,7 +52,7 @@ from .recording import (
 )
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
-STALE_PINS = ("dialect-digest-mismatch", "artifact-mismatch", "artifact-required")
+STALE_PINS = (DIALECT_DIGEST_MISMATCH, ARTIFACT_MISMATCH, ARTIFACT_REQUIRED)
 """Reference-chain refusals that are only a pin of the document `exchange fix` writes (docs/fix.md)."""
 EXPORT_NAME = "run.json"
 PROFILES_NAME = "profiles.json"
@@ -77,7 +94,7 @@ def derive_binding(document: Any, recording: Recording) -> bytes | None:
     unbound = dialect_form.unbound_sources(document)
     if not unbound:
         if recording.mapping_digest != doc_digest:
-            raise refuse("recording-mapping-mismatch",
+            raise refuse(RECORDING_MAPPING_MISMATCH,
                          f"the recording's mappingDigest is {recording.mapping_digest}, dialect.json's canonical "
                          f"digest is {doc_digest}: the run was not made under this entry's document; record the "
                          "run under it, or add the fixture to the entry whose document it is")
@@ -90,18 +107,18 @@ def derive_binding(document: Any, recording: Recording) -> bytes | None:
         kind = next(s.get("kind") for s in document["sources"] if isinstance(s, dict) and s.get("name") == name)
         members = RESEARCH_BINDING if kind == "research" else BINDING
         if not isinstance(source, dict) or source.get("kind") != kind or not all(m in source for m in members):
-            raise refuse("recording-mapping-mismatch",
+            raise refuse(RECORDING_MAPPING_MISMATCH,
                          f"unbound source {position + 1} of dialect.json has no bound source of its name and kind in "
                          "the recording's mapping: the run was not made under this entry's document")
         sources[name] = {m: source[m] for m in members}
     data = canon({"dialect": doc_digest, "sources": sources})
     applied = dialect_form.check_binding(data, document, doc_digest)
     if applied.refusal is not None:
-        raise refuse("recording-mapping-mismatch",
+        raise refuse(RECORDING_MAPPING_MISMATCH,
                      f"the binding derived from the recording's mapping is refused ({applied.refusal}): the run was "
                      "not made under this entry's document")
     if applied.bound_digest != recording.mapping_digest:
-        raise refuse("recording-mapping-mismatch",
+        raise refuse(RECORDING_MAPPING_MISMATCH,
                      f"the recording's mappingDigest is {recording.mapping_digest}, the entry's document bound under "
                      f"the recorded profiles digests to {applied.bound_digest}: the run was not made under this "
                      "entry's document (dialect §4.4)")
@@ -129,7 +146,7 @@ def replay(document_data: bytes, files: dict[str, bytes]) -> str:
     expected = digest(files["preparation.json"])
     read = read_answer(verifier.replay_fixture(document_data, files), expected)
     if read.outcome == OTHER_DIGEST:
-        raise refuse("replay-digest-mismatch", f"the verifier's reading has digest {read.digest}, the "
+        raise refuse(REPLAY_DIGEST_MISMATCH, f"the verifier's reading has digest {read.digest}, the "
                                                f"recorded preparation's is {expected}")
     if read.outcome == AGREES:
         return f"replayed: the reading is the recorded preparation ({expected})"
@@ -139,7 +156,7 @@ def replay(document_data: bytes, files: dict[str, bytes]) -> str:
     if read.outcome == FAILED and isinstance(read.code, str):
         raise refuse(read.code, f"the preparation verifier answered {read.result} {read.code}: the reading is "
                                 "not the recorded preparation (dialect §11); nothing written")
-    raise refuse("replay-failed", "the verifier gave no report")
+    raise refuse(REPLAY_FAILED, "the verifier gave no report")
 
 
 def audit_lines(document_data: bytes, files: dict[str, bytes], records: list[tuple[str, bytes]]) -> list[str]:
@@ -192,14 +209,14 @@ def read_regular(path: str, limit: int, what: str) -> bytes:
         raise Stop(IO, f"{path}: no such file ({what})") from None
     except OSError as exc:
         if os.path.islink(path):
-            raise refuse("recording-not-regular", f"{path}: a symlink where the {what} belongs; give the file itself")
+            raise refuse(RECORDING_NOT_REGULAR, f"{path}: a symlink where the {what} belongs; give the file itself")
         raise Stop(IO, f"{path}: {exc.strerror} ({what})") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise refuse("recording-not-regular", f"{path}: not a regular file where the {what} belongs")
+            raise refuse(RECORDING_NOT_REGULAR, f"{path}: not a regular file where the {what} belongs")
         if st.st_size > limit:
-            raise refuse("recording-malformed", f"{path}: {st.st_size} bytes, over the {what}'s bound of {limit}")
+            raise refuse(RECORDING_MALFORMED, f"{path}: {st.st_size} bytes, over the {what}'s bound of {limit}")
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
@@ -207,7 +224,7 @@ def read_regular(path: str, limit: int, what: str) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise refuse("recording-malformed", f"{path}: over the {what}'s bound of {limit} bytes")
+        raise refuse(RECORDING_MALFORMED, f"{path}: over the {what}'s bound of {limit} bytes")
     return data
 
 
@@ -300,10 +317,10 @@ def recordable(catalog: str, rel: str):
 
     check = check_entry_directory(WorkingTree(catalog), rel)
     if check.entry is None:
-        first = check.refusals[0].code if check.refusals else "entry-file-missing"
-        raise refuse("entry-not-recordable", f"{rel}/entry.json cannot be read ({first}); fix it first")
+        first = check.refusals[0].code if check.refusals else ENTRY_FILE_MISSING
+        raise refuse(ENTRY_NOT_RECORDABLE, f"{rel}/entry.json cannot be read ({first}); fix it first")
     if check.kind != "dialect" or check.direction not in ("input", "both"):
-        raise refuse("entry-not-recordable", f"{rel}: only an entry of kind dialect with an input document holds "
+        raise refuse(ENTRY_NOT_RECORDABLE, f"{rel}: only an entry of kind dialect with an input document holds "
                                              "fixtures (a preset or an output-only entry holds none, RFC 0019 §3)")
     # the document's pins alone stale (exchange fix's to write) do not stop a recording: fix re-pins a changed
     # document only once its fixtures replay under it, so they are re-recorded first (docs/fix.md)
@@ -312,11 +329,11 @@ def recordable(catalog: str, rel: str):
         chain = ("dialect-", "artifact-")
         codes = [r.code for r in check.refusals if (r.path or "").endswith("dialect.json")
                  or r.code.startswith(chain)] or [r.code for r in check.refusals]
-        raise refuse("entry-not-recordable", f"{rel}/dialect.json must pass its form and reference checks before a "
+        raise refuse(ENTRY_NOT_RECORDABLE, f"{rel}/dialect.json must pass its form and reference checks before a "
                                              f"fixture is recorded against it (first refusal: "
                                              f"{codes[0] if codes else 'unreadable'}); run exchange check --entry")
     if not isinstance(check.entry.get("fixtures"), list):
-        raise refuse("entry-not-recordable", f"{rel}/entry.json: fixtures must be an array to add to")
+        raise refuse(ENTRY_NOT_RECORDABLE, f"{rel}/entry.json: fixtures must be an array to add to")
     return check
 
 
@@ -326,7 +343,7 @@ def fixture_items(current: list, plan_: Plan, replace: bool) -> list:
     names = [i.get("name") if isinstance(i, dict) else None for i in current]
     if plan_.name in names:
         if not replace:
-            raise refuse("fixture-exists", f"entry.json lists a fixture named {plan_.name!r} already; choose another "
+            raise refuse(FIXTURE_EXISTS, f"entry.json lists a fixture named {plan_.name!r} already; choose another "
                                            "--name, or give --replace to re-record it")
         return [item if n == plan_.name else i for n, i in zip(names, current, strict=False)]
     return [*current, item]
@@ -337,7 +354,7 @@ def fixture_items(current: list, plan_: Plan, replace: bool) -> list:
 def write_file(path: str, data: bytes) -> None:
     """Create or replace a regular file atomically, never through a symlink."""
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        raise refuse("entry-file-not-regular", f"{path}: not a regular file; nothing written there")
+        raise refuse(ENTRY_FILE_NOT_REGULAR, f"{path}: not a regular file; nothing written there")
     fd, tmp = tempfile.mkstemp(prefix=".exchange-", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -351,17 +368,17 @@ def write_file(path: str, data: bytes) -> None:
 
 def _check_target(fixtures_dir: str, name: str, replace: bool) -> None:
     if os.path.lexists(fixtures_dir) and (os.path.islink(fixtures_dir) or not os.path.isdir(fixtures_dir)):
-        raise refuse("entry-file-not-regular", f"{fixtures_dir}: fixtures must be a directory, not a symlink or file")
+        raise refuse(ENTRY_FILE_NOT_REGULAR, f"{fixtures_dir}: fixtures must be a directory, not a symlink or file")
     target = os.path.join(fixtures_dir, name)
     if not os.path.lexists(target):
         return
     if not replace:
-        raise refuse("fixture-exists", f"fixtures/{name}/ exists already; choose another --name, or give --replace")
+        raise refuse(FIXTURE_EXISTS, f"fixtures/{name}/ exists already; choose another --name, or give --replace")
     if os.path.islink(target) or not os.path.isdir(target):
-        raise refuse("entry-file-not-regular", f"fixtures/{name}: not a directory; remove it by hand")
+        raise refuse(ENTRY_FILE_NOT_REGULAR, f"fixtures/{name}: not a directory; remove it by hand")
     for child in os.scandir(target):
         if not child.is_file(follow_symlinks=False):
-            raise refuse("entry-file-not-regular", f"fixtures/{name}/ holds something other than regular files; "
+            raise refuse(ENTRY_FILE_NOT_REGULAR, f"fixtures/{name}/ holds something other than regular files; "
                                                    "remove it by hand")
 
 
@@ -435,7 +452,7 @@ def write_entry_fixtures(entry_json: str, current: bytes, items: list) -> None:
     try:
         data = replace_member(current, ("fixtures",), items)
     except JsonEditError as exc:
-        raise refuse("entry-not-recordable", f"entry.json: the fixtures member cannot be edited ({exc})") from None
+        raise refuse(ENTRY_NOT_RECORDABLE, f"entry.json: the fixtures member cannot be edited ({exc})") from None
     write_file(entry_json, data)
 
 
@@ -455,7 +472,7 @@ def pack_listed(entry: dict, recording: Recording) -> None:
     listed = pack.get("digests") if isinstance(pack, dict) else None
     if not isinstance(listed, list) or recording.pack_digest in listed:
         return
-    raise refuse("recording-pack-unlisted", f"the run was recorded under the pack digest "
+    raise refuse(RECORDING_PACK_UNLISTED, f"the run was recorded under the pack digest "
                  f"{shown(recording.pack_digest)} (run.json /release/packDigest), which entry.json's pack.digests "
                  f"does not list ({len(listed)} listed): add it to pack.digests if the entry reads that pack "
                  "release, then run the command again; nothing written")
@@ -493,7 +510,7 @@ def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: 
     try:
         made = plan(check.document_data, check.document, inputs.recording, inputs.profiles, chosen, inputs.records)
     except CanonError as exc:
-        raise refuse("recording-malformed", f"the recording has no canonical form ({exc})") from None
+        raise refuse(RECORDING_MALFORMED, f"the recording has no canonical form ({exc})") from None
     entry_json = os.path.join(catalog, *rel.split("/"), "entry.json")
     current = read_regular(entry_json, docs.ENTRY_BOUND, "entry.json")
     items = fixture_items(check.entry["fixtures"], made, replace)

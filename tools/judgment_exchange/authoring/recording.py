@@ -30,6 +30,13 @@ from typing import Any
 
 from ..canon import CanonError, canonical_digest, is_digest, preparation_form
 from ..catalog import grammar
+from ..codes.authoring import (
+    RECORDING_AUDIT_BYTES_MISMATCH,
+    RECORDING_CHAIN_MISMATCH,
+    RECORDING_MALFORMED,
+    RECORDING_NOT_MAPPED,
+    RECORDING_VERSION_UNREAD,
+)
 from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, integer, loads
 from ..verifier.record import raw_member
 
@@ -54,11 +61,6 @@ MAX_SIDECAR_LINE = 4096     # one sidecar line the Runner's rule reads, its newl
 RECORD_NESTING = 64         # the record's bytes parse as strictly as the export (dialect §12)
 MAX_SEQUENCE = 2**53 - 2    # a chain entry's or checkpoint's sequence: 1 to 2^53-2
 
-RECORDING_MALFORMED = "recording-malformed"
-RECORDING_VERSION_UNREAD = "recording-version-unread"
-RECORDING_NOT_MAPPED = "recording-not-mapped"
-RECORDING_AUDIT_BYTES_MISMATCH = "recording-audit-bytes-mismatch"
-RECORDING_CHAIN_MISMATCH = "recording-chain-mismatch"
 NOT_MAPPED = "not-mapped"   # the top-level `inputs` of an export without lineage
 
 

@@ -18,6 +18,7 @@ from ..catalog import grammar
 from ..catalog import placeholder_values as ph
 from ..catalog.directory import entry_path
 from ..catalog.entry import ASSERTION
+from ..codes.authoring import RECORDING_MALFORMED
 from ..jsonstrict import integer
 
 
@@ -150,7 +151,7 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
     try:
         data = canon(recording.mapping)
     except CanonError as exc:
-        raise refuse("recording-malformed", f"the recording's mapping has no canonical form ({exc})") from None
+        raise refuse(RECORDING_MALFORMED, f"the recording's mapping has no canonical form ({exc})") from None
     form = dialect_form.check_form(data)
     if form.refusal is not None:
         raise refuse(form.refusal, "the recording's mapping is not a dialect document the catalog admits "
@@ -159,7 +160,7 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
     pack_id, pack_digest = recording.pack_id, recording.pack_digest
     if (not isinstance(pack_id, str) or len(pack_id) > 2048 or grammar.absolute_uri_problem(pack_id) is not None
             or not is_digest(pack_digest)):
-        raise refuse("recording-malformed", "run.json /release/packId and /release/packDigest: an absolute URI and "
+        raise refuse(RECORDING_MALFORMED, "run.json /release/packId and /release/packDigest: an absolute URI and "
                                             "a sha256: digest are required to write the entry's pack")
     chosen = cleared_name(name if name is not None else default_name(recording))
     made = plan(data, document, recording, inputs.profiles, chosen, inputs.records)

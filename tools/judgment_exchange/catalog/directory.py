@@ -12,6 +12,31 @@ from typing import Any
 
 from .. import dialect as dialect_form
 from ..canon import CanonError, canonical_digest, digest, preparation_form
+from ..codes.catalog import (
+    BINDING_FORBIDDEN,
+    BINDING_REQUIRED,
+    BOUND_DERIVATIVE,
+    ENTRY_FILE_MISSING,
+    ENTRY_FILE_NOT_REGULAR,
+    ENTRY_FILE_UNEXPECTED,
+    ENTRY_ID_PATH,
+    ENTRY_VERSION_UNREAD,
+    FILE_OVER_BOUND,
+    FILE_UNREADABLE,
+    FIXTURE_FILE_MISSING,
+    FIXTURE_FILE_UNEXPECTED,
+    FIXTURE_MISSING,
+    FIXTURE_OVER_BOUND,
+    FIXTURE_UNEXPECTED,
+    OUTPUT_DIGEST_MISMATCH,
+    OUTPUT_MALFORMED,
+    OUTPUT_VERSION_MISMATCH,
+    PLACEHOLDER_VALUE,
+    PREPARATION_DIGEST_MISMATCH,
+    PREPARATION_NOT_CANONICAL,
+    SOURCE_KINDS_MISMATCH,
+)
+from ..codes.dialect import INPUT_OVER_BOUND
 from ..jsonstrict import integer
 from ..quoting import described, path_text, quoted, withheld_position
 from ..quoting import digest as quoted_digest
@@ -122,13 +147,13 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     """Every check of §3 on one entry directory, but replay, scans and history."""
     check = EntryCheck(entry_id(path), path)
     if entry_path(check.id) != path or not grammar.ENTRY_ID.fullmatch(check.id):
-        check.refuse("entry-id-path", path, f"{path_text(path)} is not entries/<publisher>/<name> for an id of §3's "
+        check.refuse(ENTRY_ID_PATH, path, f"{path_text(path)} is not entries/<publisher>/<name> for an id of §3's "
                                             "grammar "
                                             "(publisher [a-z0-9]+, name [a-z0-9-] with dots); rename the directory")
     try:
         listing = {n.name: n for n in tree.list(path)}
     except TreeError as exc:
-        check.refuse("file-unreadable", path, str(exc))
+        check.refuse(FILE_UNREADABLE, path, str(exc))
         return check
     _read_entry(tree, check, listing)
     wanted = _expected_files(check.entry)
@@ -136,20 +161,20 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     for name, node in listing.items():
         full = f"{path}/{name}"
         if name not in wanted:
-            check.refuse("entry-file-unexpected", full, _unexpected_hint(name, check.entry)
+            check.refuse(ENTRY_FILE_UNEXPECTED, full, _unexpected_hint(name, check.entry)
                          + withheld_position(name, listing))
         elif name == "fixtures":
             if node.kind != DIR:
-                check.refuse("entry-file-not-regular", full, "fixtures must be a directory")
+                check.refuse(ENTRY_FILE_NOT_REGULAR, full, "fixtures must be a directory")
         elif node.kind != FILE:
-            check.refuse("entry-file-not-regular", full, f"{kind_text(node.kind)} where a regular file belongs")
+            check.refuse(ENTRY_FILE_NOT_REGULAR, full, f"{kind_text(node.kind)} where a regular file belongs")
     for name, required in wanted.items():
         if required and name not in listing:
-            check.refuse("entry-file-missing", f"{path}/{name}", _missing_hint(name, check.entry))
+            check.refuse(ENTRY_FILE_MISSING, f"{path}/{name}", _missing_hint(name, check.entry))
     if _is_file(listing, "README.md"):
         node = listing["README.md"]
         if node.size > docs.README_BOUND:
-            check.refuse("file-over-bound", f"{path}/README.md", f"{node.size} bytes, over {docs.README_BOUND}")
+            check.refuse(FILE_OVER_BOUND, f"{path}/README.md", f"{node.size} bytes, over {docs.README_BOUND}")
     if check.entry is not None and "output.json" in reads:
         _check_output(check, reads["output.json"])
     if check.entry is not None:
@@ -171,7 +196,7 @@ def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict) -> None:
             continue
         for where, marker in placeholders.in_json(value):
             check.refusals.append(Refusal(
-                "placeholder-value", f"{check.path}/{name}",
+                PLACEHOLDER_VALUE, f"{check.path}/{name}",
                 f"{placeholders.pointer_text(where)}: still holds the scaffold's placeholder {marker!r}; write the "
                 "real value", check.id, pointer=placeholders.pointer_of(where)))
     if _is_file(listing, "README.md") and listing["README.md"].size <= docs.README_BOUND:
@@ -179,7 +204,7 @@ def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict) -> None:
         if read.data is not None:
             for line, marker in placeholders.in_text(read.data.decode("utf-8", "replace")):
                 check.refusals.append(Refusal(
-                    "placeholder-value", f"{check.path}/README.md",
+                    PLACEHOLDER_VALUE, f"{check.path}/README.md",
                     f"line {line}: still holds the scaffold's placeholder text {marker!r}; write what the entry is "
                     "for in your own words", check.id, line=line))
 
@@ -188,8 +213,8 @@ def _read_documents(tree: Tree, check: EntryCheck, listing: dict, wanted: dict) 
     """Each document the entry may hold, read once within its bound; the stored-byte digests the
     manifest pins (§3 "Digests"). dialect.json's bound is the form checker's (input-over-bound)."""
     reads = {}
-    for name, limit, over in (("dialect.json", docs.DIALECT_BOUND, "input-over-bound"),
-                              ("output.json", docs.OUTPUT_BOUND, "file-over-bound")):
+    for name, limit, over in (("dialect.json", docs.DIALECT_BOUND, INPUT_OVER_BOUND),
+                              ("output.json", docs.OUTPUT_BOUND, FILE_OVER_BOUND)):
         if name in wanted and _is_file(listing, name):
             check.present.add(name)
             read = docs.read_bytes(tree, f"{check.path}/{name}", limit, over_code=over)
@@ -247,10 +272,10 @@ def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
     value = read.value
     refusals = check_entry(value, path)
     check.refusals += [r.with_entry(check.id) for r in refusals]
-    if isinstance(value, dict) and not any(r.code == "entry-version-unread" for r in refusals):
+    if isinstance(value, dict) and not any(r.code == ENTRY_VERSION_UNREAD for r in refusals):
         check.entry = value
         if isinstance(value.get("id"), str) and value["id"] != check.id:
-            check.refuse("entry-id-path", path, f"id: {quoted(value['id'], grammar.ENTRY_ID, 'an id')} but the "
+            check.refuse(ENTRY_ID_PATH, path, f"id: {quoted(value['id'], grammar.ENTRY_ID, 'an id')} but the "
                                                 f"directory {path_text(check.path)} reads as "
                                                 f"{quoted(check.id, grammar.ENTRY_ID, 'an id')}; the id is the path "
                                                 "with '/' read as '.'",
@@ -259,7 +284,7 @@ def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
 
 def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     path = f"{check.path}/output.json"
-    read = docs.parse(raw, path, docs.OUTPUT_BOUND, malformed_code="output-malformed", nested_code="output-malformed")
+    read = docs.parse(raw, path, docs.OUTPUT_BOUND, malformed_code=OUTPUT_MALFORMED, nested_code=OUTPUT_MALFORMED)
     if read.refusal:
         check.refusals.append(read.refusal.with_entry(check.id))
         return
@@ -274,22 +299,22 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     elif not isinstance(doc["policies"], dict):
         problem = "policies: expected an object"
     if problem:
-        check.refuse("output-malformed", path, problem)
+        check.refuse(OUTPUT_MALFORMED, path, problem)
         return
     ref = check.entry.get("output")
     if not isinstance(ref, dict):
         return
     if integer(ref.get("outputVersion")) is not None and int(doc["outputVersion"]) != integer(ref["outputVersion"]):
-        check.refuse("output-version-mismatch", f"{check.path}/entry.json",
+        check.refuse(OUTPUT_VERSION_MISMATCH, f"{check.path}/entry.json",
                      f"output/outputVersion is {ref['outputVersion'].literal}, output.json spells "
                      f"{doc['outputVersion']!r}", pointer="/output/outputVersion")
     try:
         actual = canonical_digest(doc)
     except CanonError as exc:
-        check.refuse("output-digest-mismatch", path, f"output.json has no canonical form ({exc})")
+        check.refuse(OUTPUT_DIGEST_MISMATCH, path, f"output.json has no canonical form ({exc})")
         return
     if isinstance(ref.get("digest"), str) and ref["digest"] != actual:
-        check.refuse("output-digest-mismatch", f"{check.path}/entry.json",
+        check.refuse(OUTPUT_DIGEST_MISMATCH, f"{check.path}/entry.json",
                      f"output/digest is {quoted_digest(ref['digest'])}, the document's canonical digest is {actual}",
                      pointer="/output/digest")
 
@@ -308,7 +333,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
             form = dialect_form.check_form(raw.data)
             check.document = form.document
     elif "dialect" in check.entry:
-        check.unreplayed = "entry-file-missing"
+        check.unreplayed = ENTRY_FILE_MISSING
     readable = form is not None and form.document is not None
     chain = reference_refusal(check.entry, check.document, readable, form.digest if form is not None else None)
     if chain:
@@ -327,7 +352,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     if check.kind == "preset":
         bound = dialect_form.bound_sources(doc)
         if bound:
-            check.refuse("bound-derivative", path, f"source {described(bound[0], 'a name')} is bound; a preset "
+            check.refuse(BOUND_DERIVATIVE, path, f"source {described(bound[0], 'a name')} is bound; a preset "
                                                    "publishes "
                                                    "every source that has an unbound form unbound (RFC 0019 §3)")
     _check_source_kinds(check, doc)
@@ -344,7 +369,7 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
         missing = sorted(k for k in used - set(listed) if isinstance(k, str))
         extra = sorted(k if k in dialect_form.ALL_KINDS else described(k, "a string")  # a kind, else the author's
                        for k in set(listed) - used if isinstance(k, str))
-        check.refuse("source-kinds-mismatch", f"{check.path}/entry.json",
+        check.refuse(SOURCE_KINDS_MISMATCH, f"{check.path}/entry.json",
                      "sourceKinds must list exactly the kinds dialect.json's sources use"
                      + (f"; missing {missing}" if missing else "") + (f"; not used {extra}" if extra else ""),
                      pointer="/sourceKinds")
@@ -371,18 +396,18 @@ def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
     try:
         present = {n.name: n for n in tree.list(base)}
     except TreeError as exc:
-        check.refuse("file-unreadable", base, str(exc))
+        check.refuse(FILE_UNREADABLE, base, str(exc))
         return
     names = [n for n, _ in named]
     for name, node in present.items():
         if name not in names:
-            check.refuse("fixture-unexpected", f"{base}/{name}", "entry.json lists no fixture of this name; remove it"
+            check.refuse(FIXTURE_UNEXPECTED, f"{base}/{name}", "entry.json lists no fixture of this name; remove it"
                          + withheld_position(name, present))
         elif node.kind != DIR:
-            check.refuse("entry-file-not-regular", f"{base}/{name}", "a fixture is a directory")
+            check.refuse(ENTRY_FILE_NOT_REGULAR, f"{base}/{name}", "a fixture is a directory")
     for name, prep_digest in named:
         if name not in present:
-            check.refuse("fixture-missing", f"{base}/{name}", "entry.json lists fixture "
+            check.refuse(FIXTURE_MISSING, f"{base}/{name}", "entry.json lists fixture "
                                                               f"{quoted(name, grammar.FIXTURE_NAME, 'a name')}; "
                                                               "record it under fixtures/<its name>/")
         elif present[name].kind == DIR:
@@ -394,31 +419,31 @@ def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_dig
     try:
         nodes = tree.list(path)
     except TreeError as exc:
-        check.refuse("file-unreadable", path, str(exc))
+        check.refuse(FILE_UNREADABLE, path, str(exc))
         return FixtureCheck(name, path, [], prep_digest, False)
     files = [n.name for n in nodes]
     total = sum(n.size for n in nodes if n.kind == FILE)
     if total > docs.FIXTURE_DIRECTORY_BOUND:
-        check.refuse("fixture-over-bound", path, f"{total} bytes, over the bound of {docs.FIXTURE_DIRECTORY_BOUND}")
+        check.refuse(FIXTURE_OVER_BOUND, path, f"{total} bytes, over the bound of {docs.FIXTURE_DIRECTORY_BOUND}")
         return FixtureCheck(name, path, files, prep_digest, False)
     needs_binding = bool(check.unbound) if check.form_valid else None
     allowed = FIXTURE_REQUIRED + FIXTURE_OPTIONAL + (BINDING,)
     for node in nodes:
         full = f"{path}/{node.name}"
         if node.name not in allowed:
-            check.refuse("fixture-file-unexpected", full, _fixture_unexpected_hint(node.name)
+            check.refuse(FIXTURE_FILE_UNEXPECTED, full, _fixture_unexpected_hint(node.name)
                          + withheld_position(node.name, files))
         elif node.kind != FILE:
-            check.refuse("entry-file-not-regular", full, f"{kind_text(node.kind)} where a regular file belongs")
+            check.refuse(ENTRY_FILE_NOT_REGULAR, full, f"{kind_text(node.kind)} where a regular file belongs")
     for required in FIXTURE_REQUIRED:
         if required not in files:
-            check.refuse("fixture-file-missing", f"{path}/{required}", "required in every fixture")
+            check.refuse(FIXTURE_FILE_MISSING, f"{path}/{required}", "required in every fixture")
     if needs_binding is True and BINDING not in files:
-        check.refuse("binding-required", f"{path}/{BINDING}",
+        check.refuse(BINDING_REQUIRED, f"{path}/{BINDING}",
                      f"the dialect has {len(check.unbound)} unbound source(s); record the fixture with its "
                      "binding document")
     elif needs_binding is False and BINDING in files:
-        check.refuse("binding-forbidden", f"{path}/{BINDING}", "the dialect has no unbound source; remove it")
+        check.refuse(BINDING_FORBIDDEN, f"{path}/{BINDING}", "the dialect has no unbound source; remove it")
     elif needs_binding and BINDING in files:
         _check_binding(tree, check, f"{path}/{BINDING}")
     if "preparation.json" in files:
@@ -427,7 +452,7 @@ def _check_fixture(tree: Tree, check: EntryCheck, path: str, name: str, prep_dig
 
 
 def _check_binding(tree: Tree, check: EntryCheck, path: str) -> None:
-    raw = docs.read_bytes(tree, path, docs.BINDING_BOUND, over_code="input-over-bound")
+    raw = docs.read_bytes(tree, path, docs.BINDING_BOUND, over_code=INPUT_OVER_BOUND)
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))
         return
@@ -442,7 +467,7 @@ def _check_binding(tree: Tree, check: EntryCheck, path: str) -> None:
 def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: str | None) -> None:
     raw = docs.read_json(tree, path, docs.PREPARATION_BOUND)
     if raw.data is not None and prep_digest is not None and digest(raw.data) != prep_digest:
-        check.refuse("preparation-digest-mismatch", path,
+        check.refuse(PREPARATION_DIGEST_MISMATCH, path,
                      f"preparationDigest in entry.json is {quoted_digest(prep_digest)}; preparation.json's stored "
                      "bytes digest to "
                      f"{digest(raw.data)}")
@@ -454,9 +479,9 @@ def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: st
     try:
         canonical = preparation_form(raw.value)
     except CanonError as exc:
-        check.refuse("preparation-not-canonical", path, f"preparation.json has no canonical form (§9.5): {exc}")
+        check.refuse(PREPARATION_NOT_CANONICAL, path, f"preparation.json has no canonical form (§9.5): {exc}")
         return
     if canonical != raw.data:
-        check.refuse("preparation-not-canonical", path,
+        check.refuse(PREPARATION_NOT_CANONICAL, path,
                      "preparation.json must hold the preparation's canonical bytes (dialect §9.5), with no "
                      "whitespace or trailing newline; re-record it, never re-format it by hand")

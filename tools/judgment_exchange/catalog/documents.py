@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..codes.catalog import FILE_OVER_BOUND, FILE_UNREADABLE, JSON_MALFORMED, JSON_OVER_BOUND
 from ..jsonstrict import OVER_BOUND, Bounds, JsonRefusal, loads
 from ..refusal import Refusal
 from ..tree import TooLarge, Tree, TreeError
@@ -34,14 +35,14 @@ class Read:
     refusal: Refusal | None = None
 
 
-def read_bytes(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound") -> Read:
+def read_bytes(tree: Tree, path: str, limit: int, over_code: str = FILE_OVER_BOUND) -> Read:
     """The stored bytes of a file, refused unread when its size is over `limit`."""
     try:
         return Read(data=tree.read(path, limit))
     except TooLarge as exc:
         return Read(refusal=Refusal(over_code, path, f"{exc.size} bytes, over the bound of {limit} bytes"))
     except TreeError as exc:
-        return Read(refusal=Refusal("file-unreadable", path, str(exc)))
+        return Read(refusal=Refusal(FILE_UNREADABLE, path, str(exc)))
 
 
 def json_bounds(limit: int) -> Bounds:
@@ -49,8 +50,8 @@ def json_bounds(limit: int) -> Bounds:
     return Bounds(max_bytes=limit, max_depth=NESTING)
 
 
-def parse(raw: Read, path: str, limit: int, malformed_code: str = "json-malformed",
-          nested_code: str = "json-over-bound") -> Read:
+def parse(raw: Read, path: str, limit: int, malformed_code: str = JSON_MALFORMED,
+          nested_code: str = JSON_OVER_BOUND) -> Read:
     """Bytes already read, read strictly as one JSON value (dialect §1) under §12's nesting bound."""
     if raw.refusal or raw.data is None:
         return raw
@@ -62,7 +63,7 @@ def parse(raw: Read, path: str, limit: int, malformed_code: str = "json-malforme
     return Read(data=raw.data, value=value)
 
 
-def read_json(tree: Tree, path: str, limit: int, over_code: str = "file-over-bound",
-              malformed_code: str = "json-malformed", nested_code: str = "json-over-bound") -> Read:
+def read_json(tree: Tree, path: str, limit: int, over_code: str = FILE_OVER_BOUND,
+              malformed_code: str = JSON_MALFORMED, nested_code: str = JSON_OVER_BOUND) -> Read:
     """A file read strictly as one JSON value (dialect §1) under its byte bound and §12's nesting."""
     return parse(read_bytes(tree, path, limit, over_code), path, limit, malformed_code, nested_code)

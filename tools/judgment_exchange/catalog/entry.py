@@ -13,6 +13,16 @@ from dataclasses import replace
 from typing import Any
 
 from ..canon import is_digest
+from ..codes.catalog import (
+    ASSERTION_MISMATCH,
+    ENTRY_MEMBER_FORBIDDEN,
+    ENTRY_MEMBER_INVALID,
+    ENTRY_MEMBER_MISSING,
+    ENTRY_MEMBER_UNKNOWN,
+    ENTRY_VERSION_UNREAD,
+    READER_LOCATOR_INVALID,
+    VERIFICATION_RECORD_INVALID,
+)
 from ..jsonstrict import Number, integer
 from ..quoting import described, pointer_text
 from ..refusal import Refusal
@@ -34,10 +44,10 @@ ALWAYS = ("entryVersion", "kind", "id", "title", "direction", "requires", "sourc
 V2_KINDS = ("operation", "selected-file")
 V3_KINDS = ("operation", "selected-file", "http", "sql", "web", "research")
 
-MISSING = "entry-member-missing"
-UNKNOWN = "entry-member-unknown"
-INVALID = "entry-member-invalid"
-FORBIDDEN = "entry-member-forbidden"
+MISSING = ENTRY_MEMBER_MISSING
+UNKNOWN = ENTRY_MEMBER_UNKNOWN
+INVALID = ENTRY_MEMBER_INVALID
+FORBIDDEN = ENTRY_MEMBER_FORBIDDEN
 
 
 def _type_name(value: Any) -> str:
@@ -153,7 +163,7 @@ def _licence_problem(value: str) -> str | None:
 def entry_version_refusal(value: Any, path: str) -> Refusal | None:
     """entryVersion 1 or 2 is `entry-version-unread` (§3, Compatibility); read nothing more of it."""
     if isinstance(value, dict) and integer(value.get("entryVersion")) in (1, 2):
-        return Refusal("entry-version-unread", path,
+        return Refusal(ENTRY_VERSION_UNREAD, path,
                        f"entryVersion: {value['entryVersion'].literal} is not read by a version-3 reader; "
                        "move the entry to entryVersion 3 (RFC 0019 Compatibility)", pointer="/entryVersion")
     return None
@@ -208,7 +218,7 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     if "assertion" in value and value["assertion"] != ASSERTION:
         r.out.append(
             Refusal(
-                "assertion-mismatch",
+                ASSERTION_MISMATCH,
                 path,
                 "assertion: not the fixed sentence of §3, byte for byte; copy it from docs/entry-format.md",
                 pointer="/assertion",
@@ -405,7 +415,7 @@ def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
                 for j, loc in enumerate(readers):
                     problem = grammar.locator_problem(loc) if isinstance(loc, str) else "expected a string"
                     if problem:
-                        r.add("reader-locator-invalid", f"{member}/readers/{j}", problem)
+                        r.add(READER_LOCATOR_INVALID, f"{member}/readers/{j}", problem)
         if len(r.out) > before:
-            r.out[before:] = [replace(x, code=x.code if x.code == "reader-locator-invalid"
-                                      else "verification-record-invalid") for x in r.out[before:]]
+            r.out[before:] = [replace(x, code=x.code if x.code == READER_LOCATOR_INVALID
+                                      else VERIFICATION_RECORD_INVALID) for x in r.out[before:]]

@@ -3,6 +3,7 @@ file beside the publishers; anything else there is a stray (`catalog-stray-file`
 
 from __future__ import annotations
 
+from ..codes.catalog import CATALOG_STRAY_FILE
 from ..quoting import withheld_position
 from ..refusal import Refusal
 from ..tree import DIR, FILE, Tree, id_order
@@ -19,7 +20,7 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
     if root.kind == "missing":
         return [], []
     if root.kind != DIR:
-        return [], [Refusal("catalog-stray-file", ENTRIES, "entries must be a directory")]
+        return [], [Refusal(CATALOG_STRAY_FILE, ENTRIES, "entries must be a directory")]
     paths = []
     publishers = tree.list(ENTRIES)
     for publisher in publishers:
@@ -27,14 +28,14 @@ def entry_directories(tree: Tree) -> tuple[list[str], list[Refusal]]:
         if publisher.kind == FILE and publisher.name == ENTRIES_NOTE:
             continue
         if publisher.kind != DIR:
-            stray.append(Refusal("catalog-stray-file", ppath, "entries/ holds only publisher directories; remove it"
+            stray.append(Refusal(CATALOG_STRAY_FILE, ppath, "entries/ holds only publisher directories; remove it"
                                  + withheld_position(publisher.name, [p.name for p in publishers])))
             continue
         names = tree.list(ppath)
         for name in names:
             npath = f"{ppath}/{name.name}"
             if name.kind != DIR:
-                stray.append(Refusal("catalog-stray-file", npath, "a publisher directory holds only entry directories; "
+                stray.append(Refusal(CATALOG_STRAY_FILE, npath, "a publisher directory holds only entry directories; "
                                      "remove it" + withheld_position(name.name, [n.name for n in names])))
             else:
                 paths.append(npath)

@@ -13,6 +13,19 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..codes.catalog import (
+    MANIFEST_DIGEST_MISMATCH,
+    MANIFEST_ENTRY_MISSING,
+    MANIFEST_ENTRY_UNLISTED,
+    MANIFEST_FIXTURES_MISMATCH,
+    MANIFEST_ID_DUPLICATE,
+    MANIFEST_KIND_MISMATCH,
+    MANIFEST_MALFORMED,
+    MANIFEST_ORDER,
+    MANIFEST_OVER_BOUND,
+    MANIFEST_ROW_INVALID,
+    MANIFEST_ROW_VERSION_1,
+)
 from ..jsonstrict import Number
 from ..pointers import pointer as json_pointer
 from ..quoting import FIXTURE_FILES, described, path_text, pointer_text, quoted
@@ -41,22 +54,22 @@ def read_manifest(tree: Tree) -> Manifest:
     """The manifest's bound, its array form, ≤ 1,024 rows, closed rows, distinct ids in byte order."""
     out = Manifest()
     if tree.stat(PATH).kind == "missing":
-        out.refusals.append(Refusal("manifest-malformed", PATH, "manifest.json is missing: a catalog always has one "
+        out.refusals.append(Refusal(MANIFEST_MALFORMED, PATH, "manifest.json is missing: a catalog always has one "
                                     "([] when it holds no entry); write it with exchange manifest --write"))
         return out
-    read = docs.read_json(tree, PATH, docs.MANIFEST_BOUND, over_code="manifest-over-bound",
-                          malformed_code="manifest-malformed", nested_code="manifest-malformed")
+    read = docs.read_json(tree, PATH, docs.MANIFEST_BOUND, over_code=MANIFEST_OVER_BOUND,
+                          malformed_code=MANIFEST_MALFORMED, nested_code=MANIFEST_MALFORMED)
     if read.refusal:
         out.refusals.append(read.refusal)
         return out
     value = read.value
     if not isinstance(value, list):
         out.refusals.append(
-            Refusal("manifest-malformed", PATH, "manifest.json is a JSON array of rows ([] when empty)")
+            Refusal(MANIFEST_MALFORMED, PATH, "manifest.json is a JSON array of rows ([] when empty)")
         )
         return out
     if len(value) > MAX_ROWS:
-        out.refusals.append(Refusal("manifest-over-bound", PATH, f"{len(value)} rows, over the bound of {MAX_ROWS}"))
+        out.refusals.append(Refusal(MANIFEST_OVER_BOUND, PATH, f"{len(value)} rows, over the bound of {MAX_ROWS}"))
         return out
     out.readable = True
     previous: bytes | None = None
@@ -66,21 +79,21 @@ def read_manifest(tree: Tree) -> Manifest:
         rid = row.get("id") if isinstance(row, dict) else None
         where = f"row {i}" + (f" ({rid})" if shown_id(rid) else "")  # an id outside §3's grammar is not shown
         if isinstance(row, dict) and "kind" not in row and set(row) <= set(ROW_MEMBERS):
-            out.refusals.append(Refusal("manifest-row-version-1", PATH, f"{where}: a row without kind is a version-1 "
+            out.refusals.append(Refusal(MANIFEST_ROW_VERSION_1, PATH, f"{where}: a row without kind is a version-1 "
                                         "row, which a version-3 reader refuses; add kind", rid))
             continue
         for problem in problems:
-            out.refusals.append(Refusal("manifest-row-invalid", PATH, f"{where}: {problem}",
+            out.refusals.append(Refusal(MANIFEST_ROW_INVALID, PATH, f"{where}: {problem}",
                                         rid if isinstance(rid, str) else None))
         if not isinstance(rid, str):
             continue
         key = rid.encode("utf-8", "surrogatepass")
         if rid in seen:
-            out.refusals.append(Refusal("manifest-id-duplicate", PATH, f"{where}: its id has a row already", rid))
+            out.refusals.append(Refusal(MANIFEST_ID_DUPLICATE, PATH, f"{where}: its id has a row already", rid))
             continue
         seen.add(rid)
         if previous is not None and key < previous:
-            out.refusals.append(Refusal("manifest-order", PATH, f"{where}: rows are ordered by id as UTF-8 bytes; "
+            out.refusals.append(Refusal(MANIFEST_ORDER, PATH, f"{where}: rows are ordered by id as UTF-8 bytes; "
                                         "its id comes before the row above it (exchange manifest --write sorts "
                                         "them)",
                                         rid))
@@ -209,12 +222,12 @@ def check_rows(manifest: Manifest, checks: list[EntryCheck]) -> list[Refusal]:
     by_id = {c.id: c for c in checks}
     for check in checks:
         if check.id not in manifest.rows and not any(r.entry == check.id for r in manifest.refusals):
-            out.append(Refusal("manifest-entry-unlisted", PATH, f"{path_text(check.path)} has no row; run exchange "
+            out.append(Refusal(MANIFEST_ENTRY_UNLISTED, PATH, f"{path_text(check.path)} has no row; run exchange "
                                                                 "manifest "
                                                                 "--write and commit the row with the entry", check.id))
     for rid, row in manifest.rows.items():
         if rid not in by_id:
-            out.append(Refusal("manifest-entry-missing", PATH, f"row {rid!r} names {row['path']}, which holds no "
+            out.append(Refusal(MANIFEST_ENTRY_MISSING, PATH, f"row {rid!r} names {row['path']}, which holds no "
                                                                "entry", rid))
             continue
         out += _row_against_entry(row, by_id[rid])
@@ -228,25 +241,25 @@ def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
         out.append(Refusal(code, PATH, f"row {check.id}: {detail}", check.id))
 
     if check.kind is not None and row["kind"] != check.kind:
-        refuse("manifest-kind-mismatch", f"kind is {row['kind']!r}, the entry's kind is {check.kind!r}")
+        refuse(MANIFEST_KIND_MISMATCH, f"kind is {row['kind']!r}, the entry's kind is {check.kind!r}")
     for member, name in (("entryDigest", "entry.json"), ("dialectDigest", "dialect.json"),
                          ("outputDigest", "output.json")):
         stored = check.stored.get(name)
         if stored is None and name in check.present:
             continue
         if member in row and stored is None and member != "entryDigest":
-            refuse("manifest-row-invalid", f"{member} is present, but the entry has no {name}")
+            refuse(MANIFEST_ROW_INVALID, f"{member} is present, but the entry has no {name}")
         elif member not in row and stored is not None and member != "entryDigest":
-            refuse("manifest-row-invalid", f"{member} is required: the entry has {name}")
+            refuse(MANIFEST_ROW_INVALID, f"{member} is required: the entry has {name}")
         elif member in row and stored is not None and row[member] != stored:
-            refuse("manifest-digest-mismatch", f"{member} is {row[member]}, {name}'s stored bytes digest to {stored}")
+            refuse(MANIFEST_DIGEST_MISMATCH, f"{member} is {row[member]}, {name}'s stored bytes digest to {stored}")
     declared = check.entry.get("fixtures") if check.entry is not None else None
     if isinstance(declared, list):
         names = [f.get("name") for f in declared if isinstance(f, dict)]
         files_by_name = {f.name: sorted(f.files) for f in check.fixtures}
         listed = [f["name"] for f in row["fixtures"]]
         if listed != names:
-            refuse("manifest-fixtures-mismatch", f"fixtures names [{_fixture_names(listed)}], entry.json lists "
+            refuse(MANIFEST_FIXTURES_MISMATCH, f"fixtures names [{_fixture_names(listed)}], entry.json lists "
                                                  f"[{_fixture_names(names)}] (same order)")
         else:
             for item in row["fixtures"]:
@@ -260,11 +273,11 @@ def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
                 listed = sorted(n for n in item["files"] if n not in stray)
                 holds = sorted(n for n in actual if n not in stray)
                 if listed != holds:
-                    refuse("manifest-fixtures-mismatch", f"fixture {_fixture_names([item['name']])} lists "
+                    refuse(MANIFEST_FIXTURES_MISMATCH, f"fixture {_fixture_names([item['name']])} lists "
                                                          f"[{_file_names(sorted(item['files']))}], its directory "
                                                          f"holds [{_file_names(actual)}]")
     elif row["fixtures"] and check.entry is not None:
-        refuse("manifest-fixtures-mismatch", "fixtures must be [] for an entry without fixtures")
+        refuse(MANIFEST_FIXTURES_MISMATCH, "fixtures must be [] for an entry without fixtures")
     return out
 
 

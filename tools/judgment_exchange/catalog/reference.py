@@ -12,13 +12,22 @@ import re
 from typing import Any, NamedTuple
 
 from ..canon import CanonError, canonical_digest, is_digest
+from ..codes.catalog import (
+    ARTIFACT_FORBIDDEN,
+    ARTIFACT_MALFORMED,
+    ARTIFACT_MISMATCH,
+    ARTIFACT_REQUIRED,
+    DIALECT_DIGEST_MISMATCH,
+    DIALECT_FORMAT_MISMATCH,
+    DIALECT_REFERENCE_FORM,
+)
 from ..jsonstrict import Number, integer
 from ..quoting import described, digest, member
 from . import grammar
 
 ORDER = (
-    "dialect-reference-form", "dialect-format-mismatch", "artifact-required", "artifact-forbidden",
-    "artifact-malformed", "artifact-mismatch", "dialect-digest-mismatch",
+    DIALECT_REFERENCE_FORM, DIALECT_FORMAT_MISMATCH, ARTIFACT_REQUIRED, ARTIFACT_FORBIDDEN,
+    ARTIFACT_MALFORMED, ARTIFACT_MISMATCH, DIALECT_DIGEST_MISMATCH,
 )
 NAMED = ("2.0.0", "3.0.0")
 _ID_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
@@ -134,37 +143,37 @@ def _reference_refusal(
     direction = entry.get("direction")
     problem = _form(entry, kind)
     if problem:
-        return ("dialect-reference-form", problem)
+        return (DIALECT_REFERENCE_FORM, problem)
     ref = entry.get("dialect")
     if ref is not None and not readable:
         return None
     if ref is not None:
         problem = _mismatch(ref, document)
         if problem:
-            return ("dialect-format-mismatch", problem)
+            return (DIALECT_FORMAT_MISMATCH, problem)
     named = ref is not None and "formatVersion" in ref
     has_artifact = "artifact" in entry
     if named and kind == "dialect" and not has_artifact:
-        return ("artifact-required", "artifact: required for a named-format input document; copy id and version "
+        return (ARTIFACT_REQUIRED, "artifact: required for a named-format input document; copy id and version "
                                      "from dialect.json's root")
     if has_artifact and ((ref is not None and not named) or kind == "preset" or direction == "output"):
         why = "a preset" if kind == "preset" else "an output-only entry" if direction == "output" else \
             "an integer-format document"
-        return ("artifact-forbidden", f"artifact: forbidden on {why}; remove it")
+        return (ARTIFACT_FORBIDDEN, f"artifact: forbidden on {why}; remove it")
     if has_artifact:
         problem = artifact_problem(entry["artifact"])
         if problem:
-            return ("artifact-malformed", problem)
+            return (ARTIFACT_MALFORMED, problem)
         for name in ("id", "version"):
             if isinstance(document, dict) and document.get(name) != entry["artifact"][name]:
-                return ("artifact-mismatch", f"artifact/{name} differs from dialect.json's root {name}")
+                return (ARTIFACT_MISMATCH, f"artifact/{name} differs from dialect.json's root {name}")
     if ref is not None:
         try:
             actual = known_digest or canonical_digest(document)
         except CanonError as exc:
-            return ("dialect-digest-mismatch", f"dialect/digest: dialect.json has no canonical form ({exc})")
+            return (DIALECT_DIGEST_MISMATCH, f"dialect/digest: dialect.json has no canonical form ({exc})")
         if actual != ref["digest"]:
-            return ("dialect-digest-mismatch", f"dialect/digest is {digest(ref['digest'])}, the document's canonical "
+            return (DIALECT_DIGEST_MISMATCH, f"dialect/digest is {digest(ref['digest'])}, the document's canonical "
                                                "digest "
                                                f"is {actual}")
     return None

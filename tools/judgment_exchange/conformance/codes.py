@@ -14,24 +14,38 @@ The kit compares RFC-named codes in every case and the project's own only in cas
 from __future__ import annotations
 
 from ..codes import REGISTRY
+from ..codes.catalog import (
+    ARTIFACT_FORBIDDEN,
+    ARTIFACT_MALFORMED,
+    ARTIFACT_MISMATCH,
+    ARTIFACT_REQUIRED,
+    BOUND_DERIVATIVE,
+    DIALECT_DIGEST_MISMATCH,
+    DIALECT_FORMAT_MISMATCH,
+    DIALECT_REFERENCE_FORM,
+    ENTRY_VERSION_UNREAD,
+)
+from ..codes.dialect import INPUT_MALFORMED, INPUT_OVER_BOUND, KIND_UNREAD
+from ..codes.history import ARTIFACT_CONTENT_CHANGED, ARTIFACT_HISTORY_INVALID
+from ..codes.verifier import ACQUISITION_INVALID, PROFILE_MISMATCH
 
 RFC_0019_SPELLED = (
-    "entry-version-unread",      # §3, Compatibility
-    "dialect-reference-form",    # §3 reference refusals, in order
-    "dialect-format-mismatch",
-    "artifact-required",
-    "artifact-forbidden",
-    "artifact-malformed",
-    "artifact-mismatch",
-    "dialect-digest-mismatch",
-    "bound-derivative",          # §3 presets
-    "artifact-content-changed",  # §§3, 7 publication identity
-    "artifact-history-invalid",  # §§3, 4, 7 history
-    "input-over-bound",          # §3 the verifier's byte bound
-    "input-malformed",           # §3 classification, §4
-    "kind-unread",               # §4
-    "profile-mismatch",          # Security and privacy
-    "acquisition-invalid",       # Security and privacy
+    ENTRY_VERSION_UNREAD,      # §3, Compatibility
+    DIALECT_REFERENCE_FORM,    # §3 reference refusals, in order
+    DIALECT_FORMAT_MISMATCH,
+    ARTIFACT_REQUIRED,
+    ARTIFACT_FORBIDDEN,
+    ARTIFACT_MALFORMED,
+    ARTIFACT_MISMATCH,
+    DIALECT_DIGEST_MISMATCH,
+    BOUND_DERIVATIVE,          # §3 presets
+    ARTIFACT_CONTENT_CHANGED,  # §§3, 7 publication identity
+    ARTIFACT_HISTORY_INVALID,  # §§3, 4, 7 history
+    INPUT_OVER_BOUND,          # §3 the verifier's byte bound
+    INPUT_MALFORMED,           # §3 classification, §4
+    KIND_UNREAD,               # §4
+    PROFILE_MISMATCH,          # Security and privacy
+    ACQUISITION_INVALID,       # Security and privacy
 )
 """The codes RFC 0019's own text spells (tests/conformance holds each to the text where shared/ is here)."""
 

@@ -18,7 +18,23 @@ import tempfile
 from dataclasses import dataclass, field
 
 from ..catalog.grammar import release_key
-from ..codes.history import ARTIFACT_HISTORY_UNCHECKED
+from ..codes.catalog import (
+    ENTRY_CHANGED_WITHOUT_UPGRADE,
+    FILE_UNREADABLE,
+    LOCK_LOCATION_MISMATCH,
+    MANIFEST_MALFORMED,
+    MANIFEST_OVER_BOUND,
+    RELEASE_TAG_INVALID,
+    RELEASE_TAG_LOWER,
+    RELEASE_TAG_MOVED,
+)
+from ..codes.history import (
+    ARTIFACT_CONTENT_CHANGED,
+    ARTIFACT_HISTORY_INVALID,
+    ARTIFACT_HISTORY_UNCHECKED,
+    RELEASE_LEDGER_INVALID,
+)
+from ..codes.repository import SKIPS_MALFORMED
 from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..gitfail import command_reason
 from ..history.upgrade import changed_without_note
@@ -29,8 +45,8 @@ from .lock import FULL_COMMIT, Lock, Withdrawn, normal_location, without_credent
 
 UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
 MAX_HISTORY = 128
-MOVED, LOWER, CHANGED = "release-tag-moved", "release-tag-lower", "entry-changed-without-upgrade"
-LOCATION_MISMATCH = "lock-location-mismatch"
+MOVED, LOWER, CHANGED = RELEASE_TAG_MOVED, RELEASE_TAG_LOWER, ENTRY_CHANGED_WITHOUT_UPGRADE
+LOCATION_MISMATCH = LOCK_LOCATION_MISMATCH
 
 
 class LocationError(Exception):
@@ -62,18 +78,18 @@ class ReleaseCheck:
 
 
 STOPPING: dict[str, str] = {
-    "manifest-malformed": "manifest.json could not be read: none of this entry's manifest pins (entryDigest, "
+    MANIFEST_MALFORMED: "manifest.json could not be read: none of this entry's manifest pins (entryDigest, "
                           "dialectDigest, outputDigest, its fixture list) was checked",
-    "manifest-over-bound": "manifest.json is over its bound and was not read: none of this entry's manifest pins "
+    MANIFEST_OVER_BOUND: "manifest.json is over its bound and was not read: none of this entry's manifest pins "
                            "(entryDigest, dialectDigest, outputDigest, its fixture list) was checked",
-    "file-unreadable": "manifest.json is not a file that could be read (a directory, a symlink or a submodule): none "
+    FILE_UNREADABLE: "manifest.json is not a file that could be read (a directory, a symlink or a submodule): none "
                        "of this entry's manifest pins (entryDigest, dialectDigest, outputDigest, its fixture list) "
                        "was checked",
-    "artifact-history-invalid": "the release history could not be read whole: this entry's artifact pair and "
+    ARTIFACT_HISTORY_INVALID: "the release history could not be read whole: this entry's artifact pair and "
                                 "upgrade keys were not held to the previous releases",
-    "release-ledger-invalid": "the release ledger could not be read: no previous release was read to hold this "
+    RELEASE_LEDGER_INVALID: "the release ledger could not be read: no previous release was read to hold this "
                               "entry's artifact pair and upgrade keys to",
-    "skips-malformed": "skips.json could not be read: the acknowledgement of this entry's skipped fixture was not "
+    SKIPS_MALFORMED: "skips.json could not be read: the acknowledgement of this entry's skipped fixture was not "
                        "read",
 }
 """The refusals that stop the entry checks (issue #25 item 4, issue #34 item 5): after one of them no entry it
@@ -82,8 +98,8 @@ is manifest.json's (STOPPING_PATH: of an entry's own file it names that entry); 
 entry with a skipped fixture (SOME_ENTRIES: an entry whose every fixture replayed needs no acknowledgement).
 Every other refusal either names its entry or leaves each entry's own checks whole (a manifest row out of
 order, a stray file): those entries keep `pass` beside the import's `fail`."""
-STOPPING_PATH = {"file-unreadable": "manifest.json"}
-SOME_ENTRIES = {"skips-malformed": "skipped"}
+STOPPING_PATH = {FILE_UNREADABLE: "manifest.json"}
+SOME_ENTRIES = {SKIPS_MALFORMED: "skipped"}
 
 
 def stops(refusal: Refusal) -> bool:
@@ -153,7 +169,7 @@ def open_location(location: str, workdir: str):
                             f"repository ({command_reason(exc)})") from exc
 
 
-TAG_INVALID = "release-tag-invalid"
+TAG_INVALID = RELEASE_TAG_INVALID
 NOT_A_TAG_FIX = ("Give a release tag in §3's grammar, vMAJOR.MINOR.PATCH: git ls-remote --tags LOCATION lists the "
                  "catalog's tags.")
 NO_TAG_FIX = ("Give a tag the catalog offers (git ls-remote --tags LOCATION lists them); import nothing from a tag "
@@ -314,14 +330,14 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
         try:
             data = GitTree(repo, was.commit).read(path, docs.ENTRY_BOUND)
         except (TreeError, TooLarge) as exc:
-            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json cannot be read from "
+            refusals.append(Refusal(ARTIFACT_HISTORY_INVALID, path, f"{where}: its entry.json cannot be read from "
                                     f"the location ({unreadable(exc)}); the lock holds its artifact pair"))
             continue
         found = "sha256:" + hashlib.sha256(data).hexdigest()
         if found != was.entry_digest:
             refusals.append(
                 Refusal(
-                    "artifact-history-invalid",
+                    ARTIFACT_HISTORY_INVALID,
                     path,
                     f"{where}: its entry.json digests to {found}, "
                     f"not the imported entryDigest {was.entry_digest}: not the entry that was imported",
@@ -331,7 +347,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
         try:
             pinned = read_entry(data)
         except HistoricalFormError as exc:
-            refusals.append(Refusal("artifact-history-invalid", path, f"{where}: its entry.json is malformed ({exc})"))
+            refusals.append(Refusal(ARTIFACT_HISTORY_INVALID, path, f"{where}: its entry.json is malformed ({exc})"))
             continue
         rows.append(HistoricalRow(withdrawn_name(entry_id, was), entry_id, was.entry_digest, pinned.pair,
                                   pinned.dialect_digest))
@@ -345,7 +361,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     facts = Facts.of(rows)
     said = {(r.code, r.entry) for r in report.refusals}
     changed = [r for r in history_artifact_refusals_of(current, facts)
-               if ("artifact-content-changed", r.entry) not in said]
+               if (ARTIFACT_CONTENT_CHANGED, r.entry) not in said]
     refusals += changed
     refused = {r.entry for r in changed}
     notes = []

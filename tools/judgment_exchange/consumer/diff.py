@@ -25,6 +25,8 @@ from typing import Any
 from ..catalog import documents as docs
 from ..catalog.entry import MEMBERS
 from ..catalog.grammar import release_key
+from ..codes.catalog import MANIFEST_ENTRY_MISSING, UPGRADE_TARGET_NOT_HIGHER
+from ..codes.history import UPGRADE_NOTE_MISSING
 from ..history.upgrade import changed_without_note
 from ..jsonstrict import JsonRefusal, loads
 from ..pointers import pointer as json_pointer
@@ -49,7 +51,7 @@ MAX_FILES = 4096
 MAX_DEPTH = 16
 REVIEWED = ("kind", "direction", "title", "description", "compatibility", "artifact", "dialectDigest",
             "dialectCanonicalDigest", "outputDigest", "outputCanonicalDigest")
-NOTE_MISSING = "upgrade-note-missing"
+NOTE_MISSING = UPGRADE_NOTE_MISSING
 README_LINES = 200
 README_CHARS = 16 * 1024
 LINE_CHARS = 1024
@@ -346,7 +348,7 @@ def _not_directories(tree: GitTree, rows: dict, label: str) -> list[Refusal]:
     for entry_id, row in rows.items():
         parts = row["path"].split("/")
         if any(tree.stat("/".join(parts[:n])).kind != DIR for n in range(1, len(parts) + 1)):
-            out.append(Refusal("manifest-entry-missing", "manifest.json", f"row {entry_id!r} of {label} names "
+            out.append(Refusal(MANIFEST_ENTRY_MISSING, "manifest.json", f"row {entry_id!r} of {label} names "
                                f"{row['path']}, which is not an entry directory in that release", entry_id))
     return out
 
@@ -456,7 +458,7 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
                 if refusal:
                     refusals.append(refusal)
             if not refusals and release_key(to_tag) <= release_key(from_tag):
-                refusals.append(Refusal("upgrade-target-not-higher", None,
+                refusals.append(Refusal(UPGRADE_TARGET_NOT_HIGHER, None,
                                         f"{to_tag} is not higher than {from_tag}: an upgrade moves to a higher tag"))
             if not refusals and lock is not None:
                 refusals.extend(lock_refusals(repo, location, to_tag, lock))

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from ..canon import is_digest
 from ..catalog.grammar import ENTRY_ID, release_key
+from ..codes.catalog import LOCK_MALFORMED
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Refusal
 from ..tree import id_order, read_regular
@@ -56,7 +57,7 @@ MEMBERS_3 = ("commit", "entries", "location", "lockVersion", "manifestDigest", "
 WITHDRAWN_MEMBERS = ("commit", "entryDigest", "tag")
 OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
-MALFORMED = "lock-malformed"
+MALFORMED = LOCK_MALFORMED
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..catalog.grammar import FIXTURE_NAME
+from ..codes.history import UPGRADE_NOTE_MISSING
 from ..quoting import Withheld, described, id_names, path_names, path_text, redact, withheld
 from ..refusal import Refusal
 
@@ -172,7 +173,7 @@ def change_lines(change: dict, safe: Safe) -> list[str]:
     if "upgradeNote" in change:
         lines.append(f"  upgrade note (keyed by {change['importedEntryDigest']}): "
                      f"{value(change['upgradeNote'], safe)}")
-    if "upgrade-note-missing" in change.get("flags", []):
+    if UPGRADE_NOTE_MISSING in change.get("flags", []):
         lines.append(f"  flagged: no upgrade note keyed by the imported {change['importedEntryDigest']}; "
                      "the absence approves nothing (RFC 0019 §7)")
     if "note" in change:

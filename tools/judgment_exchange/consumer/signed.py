@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..catalog.grammar import release_key
-from ..codes.signing import RELEASE_SIGNERS_UNPINNED, RELEASE_UNSIGNED
+from ..codes.catalog import RELEASE_TAG_MOVED
+from ..codes.signing import RELEASE_SIGNATURE_INVALID, RELEASE_SIGNERS_UNPINNED, RELEASE_UNSIGNED
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, read_ledger
 from ..history.mainline import first_parent_chain
 from ..refusal import Refusal
@@ -32,7 +33,7 @@ from ..signing.release import check_release, signers_of, tag_object
 from ..signing.signers import Signers, read_signers
 from ..tree import GitTree, TooLarge, TreeError
 
-MOVED = "release-tag-moved"
+MOVED = RELEASE_TAG_MOVED
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def check_signatures(repo, tag: str, commit: str, *, signing: Signing, lock=None
         else:
             _unpinned(repo, store, tag, commit, ref, signing, result)
     except (TreeError, TooLarge) as exc:
-        result.refusals.append(Refusal("release-signature-invalid", None, f"release {tag}: the objects its signature "
+        result.refusals.append(Refusal(RELEASE_SIGNATURE_INVALID, None, f"release {tag}: the objects its signature "
                                        f"is checked against cannot be read ({exc})"))
     if result.refusals:
         result.signers, result.tag_object = (), None

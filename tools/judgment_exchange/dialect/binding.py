@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from ..canon import is_digest
-from ..codes.dialect import MALFORMED, OVER_BOUND
+from ..codes.dialect import INPUT_MALFORMED, INPUT_OVER_BOUND
 from ..quoting import pointer_text
 from .shapes import Malformed, at, closed, describe, fail, need_object, shown
 from .sources import BINDING, CATALOG, RESEARCH_BINDING, check_web_profiles, need_profile
@@ -59,8 +59,8 @@ def binding_count_refusal(binding: Any) -> tuple[str, str] | None:
     for name, assignment in (sources.items() if isinstance(sources, dict) else []):
         web = assignment.get("webProfiles") if isinstance(assignment, dict) else None
         if isinstance(web, dict) and len(web) > 2:
-            return (OVER_BOUND, f"{pointer_text(at('/sources', name, 'webProfiles'))}: {len(web)} web assignments, "
-                                "over 2 (§12)")
+            where = pointer_text(at('/sources', name, 'webProfiles'))
+            return (INPUT_OVER_BOUND, f"{where}: {len(web)} web assignments, over 2 (§12)")
     return None
 
 
@@ -118,5 +118,5 @@ def binding_form_refusal(binding: Any, document: Any, dialect_digest: str) -> tu
     try:
         _binding_form(binding, document, dialect_digest)
     except Malformed as exc:
-        return (MALFORMED, "binding " + exc.detail)
+        return (INPUT_MALFORMED, "binding " + exc.detail)
     return None

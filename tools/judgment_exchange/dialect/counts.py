@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..codes.dialect import OVER_BOUND
+from ..codes.dialect import INPUT_OVER_BOUND
 from ..quoting import pointer_text
 from .shapes import at, utf8_len
 
@@ -32,7 +32,7 @@ Count = tuple[str, str]
 
 
 def _over(path: str, message: str) -> Count:
-    return (OVER_BOUND, f"{pointer_text(path) or '/'}: {message}")
+    return (INPUT_OVER_BOUND, f"{pointer_text(path) or '/'}: {message}")
 
 
 def _dict(value: Any) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..canon import CanonError, canonical_digest
-from ..codes.dialect import KIND_UNREAD, MALFORMED, OVER_BOUND
+from ..codes.dialect import INPUT_MALFORMED, INPUT_OVER_BOUND, KIND_UNREAD
 from ..jsonstrict import OVER_BOUND as JSON_OVER_BOUND
 from ..jsonstrict import Bounds, JsonRefusal, Number, measure, parse
 from .counts import count_refusal
@@ -103,9 +103,9 @@ def form_refusal(document: Any, in_canon: bool = False) -> tuple[str, str] | Non
     try:
         _form(document, in_canon)
     except Malformed as exc:
-        return (MALFORMED, exc.detail)
+        return (INPUT_MALFORMED, exc.detail)
     except RecursionError:
-        return (OVER_BOUND, "nesting too deep to read (§12)")
+        return (INPUT_OVER_BOUND, "nesting too deep to read (§12)")
     return None
 
 
@@ -133,13 +133,13 @@ def check_phases(document: Any, readable_versions: frozenset, readable_kinds: fr
 
 
 def _refusal(exc: JsonRefusal) -> tuple[str, str]:
-    return (OVER_BOUND if exc.kind == JSON_OVER_BOUND else MALFORMED, exc.detail)
+    return (INPUT_OVER_BOUND if exc.kind == JSON_OVER_BOUND else INPUT_MALFORMED, exc.detail)
 
 
 def measure_document(data: bytes, bounds: Bounds) -> tuple[str, str] | None:
     """Phase 1 alone: the byte bounds of §12, taken on every document before any is read (§11)."""
     if not isinstance(data, (bytes, bytearray)):
-        return (MALFORMED, "the document is not bytes")
+        return (INPUT_MALFORMED, "the document is not bytes")
     try:
         measure(bytes(data), bounds)
     except JsonRefusal as exc:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..catalog import documents as docs
 from ..coderecord import FIXTURE_REPLACE
+from ..codes.catalog import PREPARATION_DIGEST_MISMATCH
 from ..quoting import FIXTURE_FILES, split_path
 from ..refusal import Refusal
 from ..tree import Tree, TreeError
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from ..catalog.directory import EntryCheck
     from ..repository.recorded import History
 
-MISMATCH = "preparation-digest-mismatch"
+MISMATCH = PREPARATION_DIGEST_MISMATCH
 
 
 def restore_fix(commit: str, fixture_path: str, entry_path: str, name: str, prefix: str) -> str:

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..catalog.directory import EntryCheck
+from ..codes.history import ARTIFACT_HISTORY_INVALID
 from ..refusal import Findings, Refusal
 from ..tree import Tree
 
@@ -102,7 +103,7 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
     and without `options.history` the only one read (history.check_retained; issue #25 item 3)."""
     repository = options.repository or getattr(tree, "repository", None)
     if repository is None or not os.path.exists(repository):
-        return HistoryRead("checked", Findings([Refusal("artifact-history-invalid", None,
+        return HistoryRead("checked", Findings([Refusal(ARTIFACT_HISTORY_INVALID, None,
                                                         "no git repository to read releases from")]))
     entries = current_entries(checks)
     if not options.history:  # a consumer reading no history of the tag's own holds its retained release alone
@@ -125,8 +126,6 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
     from ..history import check_history
 
     if in_no_repository(repository):  # no history to read at all: say so, and how a catalog gets one
-        from ..codes.history import ARTIFACT_HISTORY_INVALID
-
         return HistoryRead("checked", Findings([Refusal(ARTIFACT_HISTORY_INVALID, None, "the catalog's directory is "
                                                         "not a git repository, nor inside one: it has no release "
                                                         "history to read", fix=NO_REPOSITORY_FIX)]))

@@ -21,6 +21,8 @@ from ..catalog.directory import EntryCheck, check_entry_directory, entry_id
 from ..catalog.layout import entry_directories
 from ..catalog.manifest import check_rows, read_manifest
 from ..catalog.pinned import held, pinned_entry
+from ..codes.catalog import ENTRY_UNKNOWN
+from ..codes.repository import BASE_UNREADABLE
 from ..gitfail import reason
 from ..quoting import CLEARED, cleared
 from ..refusal import Findings, Refusal, Replay, Report
@@ -110,7 +112,7 @@ def _pull_request(compared: Comparison, options: GateOptions, reader: Any) -> Fo
 
     change = compared.change
     if change is None:
-        return Found([Refusal("base-unreadable", None, compared.unreadable)])
+        return Found([Refusal(BASE_UNREADABLE, None, compared.unreadable)])
     found = Found(facts={"touched": change.touched})
     if change.pin_moved and options.pin == PIN_BASE and reader is not None:
         found.notes.append(f"this change moves the verifier pin; the reader is the base's ({reader.name}), "
@@ -357,7 +359,7 @@ def _phase_release(run: Run) -> Found:
     release-signers in its form (issue #36), and the manifest's rows against every entry."""
     options, checks = run.options, run.checks
     checked = [c.id for c in checks if not options.entries or c.id in options.entries]
-    found = Found([Refusal("entry-unknown", None, f"--entry {unknown}: no entry directory of the catalog reads as "
+    found = Found([Refusal(ENTRY_UNKNOWN, None, f"--entry {unknown}: no entry directory of the catalog reads as "
                            f"that id (entries/<publisher>/<name>)", unknown)
                    for unknown in sorted(set(options.entries) - {c.id for c in checks})],
                   facts={"checked": checked, "entries": len(checked)})

@@ -38,7 +38,15 @@ from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, FixtureCheck, declared_fixtures
 from ..coderecord import FIXTURE_REPLACE
-from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, SKIPPED, read_answer, skip_of
+from ..codes.catalog import (
+    DIALECT_DIGEST_MISMATCH,
+    FILE_UNREADABLE,
+    PREPARATION_DIGEST_MISMATCH,
+    REPLAY_DIGEST_MISMATCH,
+    REPLAY_FAILED,
+)
+from ..codes.dialect import KIND_UNREAD, VERSION_UNREAD
+from ..codes.verifier import AGREES, FAILED, OTHER_DIGEST, PREPARATION_DIFFERS, SKIPPED, read_answer, skip_of
 from ..quoting import FIXTURE_FILES, described, quoted, split_path
 from ..quoting import entry_id as shown_id
 from ..refusal import Findings, Refusal, Replay, Skip
@@ -48,7 +56,6 @@ if TYPE_CHECKING:
     from ..repository.pullrequest import Change
     from ..repository.recorded import History, Recording
 
-PREPARATION_DIFFERS = "preparation-differs"
 RERECORD_CHANGED = ("preparation.json itself changed against the base, and a recorded preparation is never edited: "
                     "re-record the fixture from a Runner run (or restore preparation.json from the base); exchange "
                     f"fix does not re-pin an edited recording. Run `{FIXTURE_REPLACE}`.")
@@ -93,7 +100,7 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
     from .. import verifier
 
     doc = check.document if isinstance(check.document, dict) else {}
-    if code == "version-unread":
+    if code == VERSION_UNREAD:
         version = doc.get("version")
         return f"version-unread: {getattr(version, 'literal', doc.get('formatVersion'))}"
     used = [k for k in dialect_form.source_kinds(doc) if isinstance(k, str)]
@@ -122,7 +129,7 @@ def _replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
             files = _fixture_files(tree, fixture)
             answer = _run(check, fixture, files, reader.command)
         except TreeError as exc:
-            found.refusals.append(Refusal("file-unreadable", fixture.path, str(exc), check.id))
+            found.refusals.append(Refusal(FILE_UNREADABLE, fixture.path, str(exc), check.id))
             continue
         one = _record(answer, check, fixture, files, reader.name)
         result = "refused" if one.refusals else "skipped" if one.skipped else "reading"
@@ -145,7 +152,7 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, files: dict[st
             check.id)])
     partial = held if isinstance(held, verifier.Partial) else verifier.Partial()
     kinds, sources = partial.kinds, partial.sources
-    if not kinds and code == "kind-unread":  # another verifier may read less than ours: name what the dialect uses
+    if not kinds and code == KIND_UNREAD:  # another verifier may read less than ours: name what the dialect uses
         kinds = [k for k in dialect_form.source_kinds(check.document) if isinstance(k, str)]
     unchecked = list(partial.unchecked)
     if not isinstance(held, verifier.Partial):
@@ -173,7 +180,7 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, files: dict[
         return Findings(replayed=1)
     if read.outcome == OTHER_DIGEST:
         return Findings([Refusal(
-            "replay-digest-mismatch", f"{fixture.path}/preparation.json",
+            REPLAY_DIGEST_MISMATCH, f"{fixture.path}/preparation.json",
             f"the verifier's reading has digest {read.digest}, preparationDigest is "
             f"{fixture.preparation_digest} (reader: {reader})", check.id)])
     if read.outcome == SKIPPED:
@@ -181,11 +188,11 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, files: dict[
     if read.outcome == FAILED:
         code = read.code
         return Findings([Refusal(
-            code if isinstance(code, str) else "replay-failed", fixture.path,
+            code if isinstance(code, str) else REPLAY_FAILED, fixture.path,
             f"the preparation verifier answered {read.result} {code}; a fixture must give a reading (RFC 0019 §4; "
             f"reader: {reader})" + (differs_where(check, files) if code == PREPARATION_DIFFERS else ""),
             check.id)])
-    return Findings([Refusal("replay-failed", fixture.path,
+    return Findings([Refusal(REPLAY_FAILED, fixture.path,
                              f"the verifier could not run: {read.detail} "
                              f"(reader: {reader})", check.id)])
 
@@ -199,13 +206,13 @@ def rerecord_changed(refusals: list[Refusal], change: Change | None) -> list[Ref
         return refusals
     changed = set(change.paths)
     return [replace(r, fix=RERECORD_CHANGED, detail=f"{r.detail}; preparation.json changed against the base")
-            if r.code == "preparation-digest-mismatch" and r.path in changed else r
+            if r.code == PREPARATION_DIGEST_MISMATCH and r.path in changed else r
             for r in refusals]
 
 
 # --- an edited recording, and a fixture not replayed (issue #26 item 2) --------------------------------------
 
-NOT_THE_REPLAY = frozenset({"preparation-digest-mismatch", "file-unreadable"})
+NOT_THE_REPLAY = frozenset({PREPARATION_DIGEST_MISMATCH, FILE_UNREADABLE})
 """Refusals on a fixture's path that its replay never gives (the directory check's, the replay's read failure)."""
 
 
@@ -302,7 +309,7 @@ def unreplayed_notes(checks: list[EntryCheck], replays: list[Replay]) -> list[st
         if not names:
             continue
         entry, count = _entry_text(check.id), f"{len(names)} fixture(s) not replayed"
-        if check.unreplayed == "dialect-digest-mismatch":
+        if check.unreplayed == DIALECT_DIGEST_MISMATCH:
             notes.append(
                 f"{entry}: {count}: entry.json's dialect.digest is not dialect.json's digest (dialect-digest-mismatch, "
                 "above), and a fixture replays only under the document its entry pins; after a dialect change run "

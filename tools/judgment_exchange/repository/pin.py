@@ -24,6 +24,7 @@ from pathlib import Path
 from .. import __version__
 from ..catalog import documents as docs
 from ..catalog import grammar
+from ..codes.repository import VERIFIER_FETCH_FAILED, VERIFIER_PIN_MALFORMED
 from ..gitfail import reason
 from ..refusal import Refusal
 from ..tree import FILE, MISSING, ReadOnce, ReleaseTree, Tree, kind_text
@@ -75,7 +76,7 @@ class PinRead:
 
 
 def _malformed(detail: str) -> PinRead:
-    return PinRead(present=True, refusals=[Refusal("verifier-pin-malformed", PATH, detail + " (docs/verifier-pin.md)")])
+    return PinRead(present=True, refusals=[Refusal(VERIFIER_PIN_MALFORMED, PATH, detail + " (docs/verifier-pin.md)")])
 
 
 def _run_problem(run: object) -> str | None:
@@ -106,11 +107,11 @@ def read_pin(tree: Tree) -> PinRead:
         return PinRead()
     if node.kind != FILE:
         return _malformed(f"{PATH} is {kind_text(node.kind)}; it is a regular file holding one JSON object")
-    read = docs.read_json(tree, PATH, BOUND, over_code="verifier-pin-malformed",
-                          malformed_code="verifier-pin-malformed", nested_code="verifier-pin-malformed")
+    read = docs.read_json(tree, PATH, BOUND, over_code=VERIFIER_PIN_MALFORMED,
+                          malformed_code=VERIFIER_PIN_MALFORMED, nested_code=VERIFIER_PIN_MALFORMED)
     if read.refusal:
-        return PinRead(present=True, refusals=[read.refusal if read.refusal.code == "verifier-pin-malformed"
-                                               else Refusal("verifier-pin-malformed", PATH, read.refusal.detail)])
+        return PinRead(present=True, refusals=[read.refusal if read.refusal.code == VERIFIER_PIN_MALFORMED
+                                               else Refusal(VERIFIER_PIN_MALFORMED, PATH, read.refusal.detail)])
     value = read.value
     if not isinstance(value, dict) or set(value) != set(MEMBERS):
         return _malformed(f"{PATH} is one object of exactly pinVersion, reader and run")
@@ -297,13 +298,13 @@ def fetch(tree: Tree, source: str | None = None, cache: Path | None = None) -> t
     source cannot be cloned."""
     read = read_pin(tree)
     if not read.present:
-        raise FetchRefused(Refusal("verifier-pin-malformed", PATH, f"the catalog has no {PATH}: nothing to fetch "
+        raise FetchRefused(Refusal(VERIFIER_PIN_MALFORMED, PATH, f"the catalog has no {PATH}: nothing to fetch "
                                                                    "(docs/verifier-pin.md)"))
     if read.pin is None:
         raise FetchRefused(read.refusals[0])
     pin = read.pin
     if not pin.full:
-        raise FetchRefused(Refusal("verifier-fetch-failed", PATH, f"{pin.reader} names an abbreviated commit; a "
+        raise FetchRefused(Refusal(VERIFIER_FETCH_FAILED, PATH, f"{pin.reader} names an abbreviated commit; a "
                                    "pin is fetched by its full 40-hex commit: resolve it in a clone of the "
                                    "specification (git rev-parse COMMIT) and move the pin by its own pull request"))
     target = checkout_dir(pin, cache or cache_root())
@@ -322,11 +323,11 @@ def fetch(tree: Tree, source: str | None = None, cache: Path | None = None) -> t
                               f"{cloned.stderr.decode('utf-8', 'replace').strip()[-300:]}")
         done = _git("checkout", "--quiet", "--detach", pin.commit, cwd=work)
         if done.returncode != 0:
-            raise FetchRefused(Refusal("verifier-fetch-failed", PATH, f"{origin} holds no commit {pin.commit}: "
+            raise FetchRefused(Refusal(VERIFIER_FETCH_FAILED, PATH, f"{origin} holds no commit {pin.commit}: "
                                        "check the pin's commit against the specification's history"))
         problem = checkout_problem(pin, work)
         if problem is not None:
-            raise FetchRefused(Refusal("verifier-fetch-failed", PATH, f"{pin.reader}: {problem}"))
+            raise FetchRefused(Refusal(VERIFIER_FETCH_FAILED, PATH, f"{pin.reader}: {problem}"))
         if target.exists():
             shutil.rmtree(target)
         os.replace(work, target)

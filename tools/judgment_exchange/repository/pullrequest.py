@@ -7,6 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..catalog import documents as docs
+from ..codes.repository import (
+    DOCUMENT_NOT_REGULAR,
+    ENTRY_CHANGE_WITH_OTHER_FILE,
+    GATE_CHANGE_WITH_ENTRY,
+    ONE_ENTRY_PER_PULL_REQUEST,
+    SKIPS_FILE_REMOVED,
+    VERIFIER_PIN_MOVED_WITH_ENTRY,
+)
 from ..gitfail import reason
 from ..history.mainline import LOCAL_MAIN, UPSTREAM_ORDER, ref_name, symbolic_target
 from ..refusal import Refusal
@@ -252,7 +260,7 @@ def document_refusals(change: Change, base: str) -> list[Refusal]:
     refused, named as the report names any path (quoting.display_path: never a raw name)."""
     from ..quoting import display_path
 
-    return [Refusal("document-not-regular", display_path(path),
+    return [Refusal(DOCUMENT_NOT_REGULAR, display_path(path),
                     f"{display_path(path)} is a document (a pull request may change it alone) and the change against "
                     f"{base} leaves it as something other than a regular, non-executable file with a plain name")
             for path in change.irregular_documents]
@@ -263,7 +271,7 @@ def pin_refusal(moved: bool, touched: list[str], base: str) -> Refusal | None:
     touches an entry is refused."""
     if not moved or not touched:
         return None
-    return Refusal("verifier-pin-moved-with-entry", PIN,
+    return Refusal(VERIFIER_PIN_MOVED_WITH_ENTRY, PIN,
                    f"this change moves the verifier pin ({PIN}) against {base} and also touches "
                    f"{len(touched)} entr{'y' if len(touched) == 1 else 'ies'} ({', '.join(touched)}); RFC 0019 "
                    "Compatibility moves the pin by its own pull request: split it")
@@ -293,7 +301,7 @@ def _travels_with_entry(code: str, files: tuple[str, ...], change: Change, what:
 def gate_refusal(change: Change, base: str) -> Refusal | None:
     """Gate changes travel alone (issue #16 item 2): a change to the gate's own files touches no entry, no
     manifest row and no skips.json item. (The verifier pin keeps its own code, verifier-pin-moved-with-entry.)"""
-    return _travels_with_entry("gate-change-with-entry", change.gate_files, change, "of the gate's own files", base)
+    return _travels_with_entry(GATE_CHANGE_WITH_ENTRY, change.gate_files, change, "of the gate's own files", base)
 
 
 def gate_review_note(change: Change, base: str) -> str | None:
@@ -309,7 +317,7 @@ def gate_review_note(change: Change, base: str) -> str | None:
 def other_files_refusal(change: Change, base: str) -> Refusal | None:
     """A pull request that touches an entry changes nothing but that entry's directory, its manifest row
     and its own skips.json items (issue #16 item 2): any other file of the repository is refused."""
-    return _travels_with_entry("entry-change-with-other-file", change.other_files, change,
+    return _travels_with_entry(ENTRY_CHANGE_WITH_OTHER_FILE, change.other_files, change,
                                "other file(s) of the repository", base)
 
 
@@ -318,7 +326,7 @@ def skips_removed_refusal(change: Change, base: str) -> Refusal | None:
     the acknowledgement rule on, and removing it would turn the rule off unreviewed."""
     if not change.skips_removed:
         return None
-    return Refusal("skips-file-removed", SKIPS,
+    return Refusal(SKIPS_FILE_REMOVED, SKIPS,
                    f"{base} holds skips.json and this change removes it, which would switch off the rule that "
                    "every skip is acknowledged (docs/skips.md); restore skips.json from the base "
                    f"(git checkout {base} -- skips.json) and remove only the items the change makes stale")
@@ -404,6 +412,6 @@ def one_entry_refusal(touched: list[str], base: str) -> Refusal | None:
     """More than one entry changed against the base: the repository's rule is one per pull request."""
     if len(touched) <= 1:
         return None
-    return Refusal("one-entry-per-pull-request", None,
+    return Refusal(ONE_ENTRY_PER_PULL_REQUEST, None,
                    f"this change touches {len(touched)} entries against {base} ({', '.join(touched)}); "
                    "RFC 0019 §6 takes one entry per pull request: split it")

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..codes.repository import BASE_UNREADABLE, SIGNOFF_MISSING
 from ..gitfail import reason
 from ..refusal import Refusal
 
-CODE = "signoff-missing"
+CODE = SIGNOFF_MISSING
 KEY = "signed-off-by"
 # git's trailer.c: lines git itself writes; a paragraph holding one is a trailer block when at
 # least a quarter of its lines are trailers.
@@ -319,7 +320,7 @@ def check_signoff(repository: str, base: str, head: str | None = None) -> Signof
             try:
                 report.base = _commit_id(repo, base)
             except Exception as exc:  # BadName, ValueError, … for a revision that names no commit
-                report.refusals.append((Refusal("base-unreadable", None,
+                report.refusals.append((Refusal(BASE_UNREADABLE, None,
                                                 f"--base names no commit here ({reason(exc)}); fetch "
                                                 "the base branch (git fetch) or name another revision"), None))
                 return report

@@ -15,6 +15,7 @@ from typing import Any
 from ..catalog import documents as docs
 from ..catalog import grammar
 from ..catalog.directory import EntryCheck, entry_path
+from ..codes.repository import SKIP_ACKNOWLEDGEMENT_STALE, SKIP_UNACKNOWLEDGED, SKIPS_MALFORMED
 from ..refusal import Findings, Refusal, Skip
 from ..tree import FILE, MISSING, Tree, kind_text
 
@@ -68,27 +69,27 @@ def read_acknowledgements(tree: Tree) -> Acknowledgements:
         return Acknowledgements()
     out = Acknowledgements(present=True)
     if node.kind != FILE:
-        out.refusals.append(Refusal("skips-malformed", PATH, f"skips.json is {kind_text(node.kind)}; it is a regular "
+        out.refusals.append(Refusal(SKIPS_MALFORMED, PATH, f"skips.json is {kind_text(node.kind)}; it is a regular "
                                                              "file holding a JSON array ([] when nothing is skipped)"))
         return out
-    read = docs.read_json(tree, PATH, BOUND, over_code="skips-malformed", malformed_code="skips-malformed",
-                          nested_code="skips-malformed")
+    read = docs.read_json(tree, PATH, BOUND, over_code=SKIPS_MALFORMED, malformed_code=SKIPS_MALFORMED,
+                          nested_code=SKIPS_MALFORMED)
     if read.refusal:
         out.refusals.append(read.refusal)
         return out
     value = read.value
     if not isinstance(value, list) or len(value) > MAX_ITEMS:
-        out.refusals.append(Refusal("skips-malformed", PATH, f"skips.json is a JSON array of at most {MAX_ITEMS} "
+        out.refusals.append(Refusal(SKIPS_MALFORMED, PATH, f"skips.json is a JSON array of at most {MAX_ITEMS} "
                                                              "acknowledgements ([] when nothing is skipped)"))
         return out
     for index, item in enumerate(value):
         if (why := _item_problem(item)) is not None:
-            out.refusals.append(Refusal("skips-malformed", PATH, f"item {index}: {why}"))
+            out.refusals.append(Refusal(SKIPS_MALFORMED, PATH, f"item {index}: {why}"))
             continue
         pair = (item["entry"], item["fixture"])
         if out.items and _key(pair) <= _key(out.items[-1]):
             problem = "is given twice" if pair == out.items[-1] else "is out of order"
-            out.refusals.append(Refusal("skips-malformed", PATH, f"item {index}: its (entry, fixture) pair {problem}; "
+            out.refusals.append(Refusal(SKIPS_MALFORMED, PATH, f"item {index}: its (entry, fixture) pair {problem}; "
                                                                  "items are distinct and ordered by entry, then "
                                                                  "fixture, as UTF-8 bytes"))
             continue
@@ -106,7 +107,7 @@ def _unacknowledged(skip: Skip) -> Refusal:
     where = f"{entry_path(skip.entry)}/fixtures/{skip.fixture}" if entry and fixture else None
     item = (f'{{"entry": "{entry}", "fixture": "{fixture}", "why": "…"}}' if entry and fixture
             else "an item naming it")
-    return Refusal("skip-unacknowledged", where,
+    return Refusal(SKIP_UNACKNOWLEDGED, where,
                    f"fixture {fixture or '(a name outside the grammar)'} is held by its digests only "
                    f"({skip.reason}); skips.json does not acknowledge it: after review, add {item} to skips.json, "
                    "saying why the catalog accepts it (docs/skips.md)", skip.entry)
@@ -174,7 +175,7 @@ def acknowledge(tree: Tree, checks: list[EntryCheck], skipped: list[Skip], entri
             continue
         if (why := _stale_reason(pair, by_id)) is not None:
             out.found.refusals.append(Refusal(
-                "skip-acknowledgement-stale", PATH,
+                SKIP_ACKNOWLEDGEMENT_STALE, PATH,
                 f"the acknowledgement of fixture {pair[1]} of {pair[0]} names no current skip: {why}; remove it "
                 "(an acknowledgement is given for a skip under review, never ahead of one)", pair[0]))
     return out

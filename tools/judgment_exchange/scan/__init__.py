@@ -14,7 +14,16 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from ..codes.scan import CODES
-from ..codes.shapes import SHAPES
+from ..codes.shapes import (
+    CODE_BINARY,
+    CODE_EXECUTABLE,
+    CODE_FILE,
+    CODE_SCRIPT,
+    SCAN_FILE_OVER_BOUND,
+    SCAN_FILE_UNREADABLE,
+    SCAN_FINDINGS_TRUNCATED,
+    SHAPES,
+)
 from ..refusal import Refusal
 from ..tree import DIR, FILE, TooLarge, Tree, TreeError, id_order
 from .files import is_binary, is_script, name_says_code
@@ -129,7 +138,7 @@ def scan_entry(tree: Tree, entry_path: str, entry_id: str | None = None) -> list
         for code, words in found
     ]
     if not listed:
-        refusals.append(_refusal("scan-file-unreadable", root, "the entry's directory could not be listed", entry_id))
+        refusals.append(_refusal(SCAN_FILE_UNREADABLE, root, "the entry's directory could not be listed", entry_id))
     spent = 0
     for index, (path, node_executable) in enumerate(files):
         if spent >= ENTRY_BUDGET:
@@ -153,7 +162,7 @@ def scan_manifest(tree: Tree) -> list[Refusal]:
     try:
         node = tree.stat(MANIFEST)
     except TreeError:
-        return [_refusal("scan-file-unreadable", MANIFEST, "the manifest could not be read", None)]
+        return [_refusal(SCAN_FILE_UNREADABLE, MANIFEST, "the manifest could not be read", None)]
     if node.kind != FILE:
         return []  # absent, or not a regular file: the manifest check refuses it, and nothing is opened
     return _scan_file(tree, "", MANIFEST, node.executable, None, MANIFEST_BOUND)[0]
@@ -221,28 +230,28 @@ def _scan_file(
     limit = bound if bound is not None else file_bound(relpath)
     out: list[Refusal] = []
     if executable:
-        out.append(_refusal("code-executable", path, "the file's mode has a run bit", entry_id))
+        out.append(_refusal(CODE_EXECUTABLE, path, "the file's mode has a run bit", entry_id))
     if name_says_code(name):
         out.append(
-            _refusal("code-file", path, "the file's name says code, a package, an archive or an image", entry_id)
+            _refusal(CODE_FILE, path, "the file's name says code, a package, an archive or an image", entry_id)
         )
     try:
         data = tree.read(path, limit)
     except TooLarge as exc:
-        out.append(_refusal("scan-file-over-bound", path, f"{exc.size} bytes, over the scan's bound of {limit} bytes "
+        out.append(_refusal(SCAN_FILE_OVER_BOUND, path, f"{exc.size} bytes, over the scan's bound of {limit} bytes "
                                                           "for this file; not read", entry_id))
         return out, 0
     except TreeError as exc:
         reason = str(exc).removeprefix(f"{path}: ")  # the path is the refusal's, and may be hidden (_hidden)
-        out.append(_refusal("scan-file-unreadable", path, reason, entry_id))
+        out.append(_refusal(SCAN_FILE_UNREADABLE, path, reason, entry_id))
         return out, 0
     if is_binary(data):
         out.append(
-            _refusal("code-binary", path, "a NUL byte or bytes that are not UTF-8; not scanned further", entry_id)
+            _refusal(CODE_BINARY, path, "a NUL byte or bytes that are not UTF-8; not scanned further", entry_id)
         )
         return out, len(data)
     if is_script(data):
-        out.append(_refusal("code-script", path, "line 1: a #! line", entry_id))
+        out.append(_refusal(CODE_SCRIPT, path, "line 1: a #! line", entry_id))
     text = data.decode("utf-8")
 
     def exists(parts: list[str]) -> bool:
@@ -263,7 +272,7 @@ def _scan_file(
     if len(findings) > MAX_PER_FILE:
         out.append(
             _refusal(
-                "scan-findings-truncated", path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id
+                SCAN_FINDINGS_TRUNCATED, path, f"{len(findings) - MAX_PER_FILE} more findings not shown", entry_id
             )
         )
     return out, len(data)

@@ -52,6 +52,44 @@ from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 from detect_secrets.settings import get_settings
 
+from ..codes.shapes import (
+    SCAN_DETECTOR_FAILED,
+    SECRET_ARTIFACTORY,
+    SECRET_AUTHORIZATION_HEADER,
+    SECRET_AWS_ACCESS_KEY,
+    SECRET_AWS_SECRET_KEY,
+    SECRET_AZURE_DEVOPS_PAT,
+    SECRET_AZURE_STORAGE_KEY,
+    SECRET_CLOUDANT,
+    SECRET_CONNECTION_STRING,
+    SECRET_DATABRICKS_TOKEN,
+    SECRET_DISCORD_TOKEN,
+    SECRET_GITHUB_TOKEN,
+    SECRET_GITLAB_TOKEN,
+    SECRET_GOOGLE_API_KEY,
+    SECRET_HIGH_ENTROPY_BASE64,
+    SECRET_HIGH_ENTROPY_HEX,
+    SECRET_IBM_CLOUD_IAM_KEY,
+    SECRET_IBM_COS_HMAC,
+    SECRET_JWT,
+    SECRET_KEYWORD,
+    SECRET_MAILCHIMP_KEY,
+    SECRET_NPM_TOKEN,
+    SECRET_OPENAI_KEY,
+    SECRET_PASSWORD_IN_URL,
+    SECRET_PRIVATE_KEY,
+    SECRET_PYPI_TOKEN,
+    SECRET_SENDGRID_KEY,
+    SECRET_SIGNED_URL,
+    SECRET_SLACK_TOKEN,
+    SECRET_SLACK_WEBHOOK,
+    SECRET_SOFTLAYER,
+    SECRET_SQUARE_OAUTH,
+    SECRET_STRIPE_KEY,
+    SECRET_TELEGRAM_TOKEN,
+    SECRET_TWILIO_KEY,
+    SECRET_URL_TOKEN,
+)
 from . import plugins as ours
 from .prefilter import KEYWORD_WORDS, PREFILTERS, Lookup, keyword_patterns_hold_the_denylist, lookup_order, present
 
@@ -86,49 +124,49 @@ STANDARD_PLUGINS: tuple[type, ...] = (
 """detect-secrets' standard credential plugins, all but IPPublicDetector (an address is no credential)."""
 
 CODE_BY_TYPE: dict[str, str] = {
-    ArtifactoryDetector.secret_type: "secret-artifactory",
-    AWSKeyDetector.secret_type: "secret-aws-access-key",
-    AzureStorageKeyDetector.secret_type: "secret-azure-storage-key",
-    BasicAuthDetector.secret_type: "secret-password-in-url",
-    CloudantDetector.secret_type: "secret-cloudant",
-    DiscordBotTokenDetector.secret_type: "secret-discord-token",
-    GitHubTokenDetector.secret_type: "secret-github-token",
-    GitLabTokenDetector.secret_type: "secret-gitlab-token",
-    Base64HighEntropyString.secret_type: "secret-high-entropy-base64",
-    HexHighEntropyString.secret_type: "secret-high-entropy-hex",
-    IbmCloudIamDetector.secret_type: "secret-ibm-cloud-iam-key",
-    IbmCosHmacDetector.secret_type: "secret-ibm-cos-hmac",
-    JwtTokenDetector.secret_type: "secret-jwt",
-    KeywordDetector.secret_type: "secret-keyword",
-    MailchimpDetector.secret_type: "secret-mailchimp-key",
-    NpmDetector.secret_type: "secret-npm-token",
-    OpenAIDetector.secret_type: "secret-openai-key",
-    PrivateKeyDetector.secret_type: "secret-private-key",
-    PypiTokenDetector.secret_type: "secret-pypi-token",
-    SendGridDetector.secret_type: "secret-sendgrid-key",
-    SlackDetector.secret_type: "secret-slack-token",
-    SoftlayerDetector.secret_type: "secret-softlayer",
-    SquareOAuthDetector.secret_type: "secret-square-oauth",
-    StripeDetector.secret_type: "secret-stripe-key",
-    TelegramBotTokenDetector.secret_type: "secret-telegram-token",
-    TwilioKeyDetector.secret_type: "secret-twilio-key",
-    ours.AzureDevOpsTokenDetector.secret_type: "secret-azure-devops-pat",
-    ours.DatabricksTokenDetector.secret_type: "secret-databricks-token",
-    ours.GitHubTokenDetector.secret_type: "secret-github-token",
-    ours.GoogleApiKeyDetector.secret_type: "secret-google-api-key",
-    ours.SlackTokenDetector.secret_type: "secret-slack-token",
-    ours.SlackWebhookDetector.secret_type: "secret-slack-webhook",
-    ours.AwsSecretKeyDetector.secret_type: "secret-aws-secret-key",
-    ours.StripeKeyDetector.secret_type: "secret-stripe-key",
-    ours.PrivateKeyBlockDetector.secret_type: "secret-private-key",
-    ours.ConnectionStringDetector.secret_type: "secret-connection-string",
-    ours.AuthorizationHeaderDetector.secret_type: "secret-authorization-header",
-    ours.SignedUrlDetector.secret_type: "secret-signed-url",
-    ours.UrlTokenDetector.secret_type: "secret-url-token",
-    ours.UnquotedHexDetector.secret_type: "secret-high-entropy-hex",
+    ArtifactoryDetector.secret_type: SECRET_ARTIFACTORY,
+    AWSKeyDetector.secret_type: SECRET_AWS_ACCESS_KEY,
+    AzureStorageKeyDetector.secret_type: SECRET_AZURE_STORAGE_KEY,
+    BasicAuthDetector.secret_type: SECRET_PASSWORD_IN_URL,
+    CloudantDetector.secret_type: SECRET_CLOUDANT,
+    DiscordBotTokenDetector.secret_type: SECRET_DISCORD_TOKEN,
+    GitHubTokenDetector.secret_type: SECRET_GITHUB_TOKEN,
+    GitLabTokenDetector.secret_type: SECRET_GITLAB_TOKEN,
+    Base64HighEntropyString.secret_type: SECRET_HIGH_ENTROPY_BASE64,
+    HexHighEntropyString.secret_type: SECRET_HIGH_ENTROPY_HEX,
+    IbmCloudIamDetector.secret_type: SECRET_IBM_CLOUD_IAM_KEY,
+    IbmCosHmacDetector.secret_type: SECRET_IBM_COS_HMAC,
+    JwtTokenDetector.secret_type: SECRET_JWT,
+    KeywordDetector.secret_type: SECRET_KEYWORD,
+    MailchimpDetector.secret_type: SECRET_MAILCHIMP_KEY,
+    NpmDetector.secret_type: SECRET_NPM_TOKEN,
+    OpenAIDetector.secret_type: SECRET_OPENAI_KEY,
+    PrivateKeyDetector.secret_type: SECRET_PRIVATE_KEY,
+    PypiTokenDetector.secret_type: SECRET_PYPI_TOKEN,
+    SendGridDetector.secret_type: SECRET_SENDGRID_KEY,
+    SlackDetector.secret_type: SECRET_SLACK_TOKEN,
+    SoftlayerDetector.secret_type: SECRET_SOFTLAYER,
+    SquareOAuthDetector.secret_type: SECRET_SQUARE_OAUTH,
+    StripeDetector.secret_type: SECRET_STRIPE_KEY,
+    TelegramBotTokenDetector.secret_type: SECRET_TELEGRAM_TOKEN,
+    TwilioKeyDetector.secret_type: SECRET_TWILIO_KEY,
+    ours.AzureDevOpsTokenDetector.secret_type: SECRET_AZURE_DEVOPS_PAT,
+    ours.DatabricksTokenDetector.secret_type: SECRET_DATABRICKS_TOKEN,
+    ours.GitHubTokenDetector.secret_type: SECRET_GITHUB_TOKEN,
+    ours.GoogleApiKeyDetector.secret_type: SECRET_GOOGLE_API_KEY,
+    ours.SlackTokenDetector.secret_type: SECRET_SLACK_TOKEN,
+    ours.SlackWebhookDetector.secret_type: SECRET_SLACK_WEBHOOK,
+    ours.AwsSecretKeyDetector.secret_type: SECRET_AWS_SECRET_KEY,
+    ours.StripeKeyDetector.secret_type: SECRET_STRIPE_KEY,
+    ours.PrivateKeyBlockDetector.secret_type: SECRET_PRIVATE_KEY,
+    ours.ConnectionStringDetector.secret_type: SECRET_CONNECTION_STRING,
+    ours.AuthorizationHeaderDetector.secret_type: SECRET_AUTHORIZATION_HEADER,
+    ours.SignedUrlDetector.secret_type: SECRET_SIGNED_URL,
+    ours.UrlTokenDetector.secret_type: SECRET_URL_TOKEN,
+    ours.UnquotedHexDetector.secret_type: SECRET_HIGH_ENTROPY_HEX,
 }
 
-FAILED = "scan-detector-failed"
+FAILED = SCAN_DETECTOR_FAILED
 """A plugin raised on a line: the line is not established clean, so the file is refused."""
 
 _VERIFY_FILTER = "detect_secrets.filters.common.is_ignored_due_to_verification_policies"
@@ -289,9 +327,9 @@ def _by_literal(triggers: list[Trigger | None], family: int) -> dict[str, frozen
 def _code(plugin: BasePlugin, value: str) -> str:
     """The refusal code of a hit; detect-secrets' Slack and AWS plugins each find two shapes."""
     if isinstance(plugin, SlackDetector) and "hooks.slack.com" in value.lower():
-        return "secret-slack-webhook"
+        return SECRET_SLACK_WEBHOOK
     if isinstance(plugin, AWSKeyDetector) and len(value) == 40:
-        return "secret-aws-secret-key"
+        return SECRET_AWS_SECRET_KEY
     return CODE_BY_TYPE[plugin.secret_type]
 
 

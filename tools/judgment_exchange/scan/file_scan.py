@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from typing import Callable, Iterable
 
-from ..codes.shapes import GENERIC, SHAPES
+from ..codes.shapes import GENERIC, LOCAL_PATH, SCAN_INCOMPLETE, SECRET_HIGH_ENTROPY_BASE64, SECRET_PRIVATE_KEY, SHAPES
 from .engine import Hit, engine
 from .links import check_links
 from .paths import anchored, find_local_paths
@@ -37,7 +37,7 @@ from .structure import (
 
 Finding = tuple[int, str, str]
 
-INCOMPLETE = "scan-incomplete"
+INCOMPLETE = SCAN_INCOMPLETE
 
 PAYLOAD_MIN = 256
 """A base64 value in a recorded result at least this long is a payload (far longer than any key it could be)."""
@@ -151,7 +151,7 @@ def _judge_json(
             by_line[token.line].append(token)
     judged: dict[tuple[int, str, bool], bool] = {}  # _exempt reads a hit's line, value and whether base64's code
     for hit in hits:
-        key = (hit.line, hit.value, hit.code == "secret-high-entropy-base64")
+        key = (hit.line, hit.value, hit.code == SECRET_HIGH_ENTROPY_BASE64)
         exempt = judged.get(key)
         if exempt is None:
             exempt = judged[key] = _exempt(relpath, lines[hit.line - 1], hit, by_line[hit.line])
@@ -169,7 +169,7 @@ def _judge_json(
         paths = list(find_local_paths(token.value))
         if paths and LOCAL not in exempt_prefixes(relpath, token):
             for _start, _end, shape in paths:
-                yield Hit(token.line, "local-path", shape), f"{shape} (the value is not shown)"
+                yield Hit(token.line, LOCAL_PATH, shape), f"{shape} (the value is not shown)"
         if _is_payload(token.value) and not token.is_key and in_result(relpath, token):
             for code, words in _scan_payload(token.value):
                 yield Hit(token.line, code, token.value), words
@@ -194,7 +194,7 @@ def _exempt(relpath: str, line: str, hit: Hit, tokens: list[Token]) -> bool:
         return False
     if all(exempt_from_secrets(relpath, t) for t in covering):
         return True
-    return hit.code == "secret-high-entropy-base64" and all(
+    return hit.code == SECRET_HIGH_ENTROPY_BASE64 and all(
         in_result(relpath, t) and not t.is_key and _is_payload(t.value) for t in covering
     )
 
@@ -221,7 +221,7 @@ def _scan_payload(value: str) -> list[tuple[str, str]]:
     payload = read_payload(raw)
     found: dict[str, str] = {}
     if payload.key:
-        found["secret-private-key"] = f"{payload.key} inside a base64 value (the value is not shown)"
+        found[SECRET_PRIVATE_KEY] = f"{payload.key} inside a base64 value (the value is not shown)"
     if payload.incomplete:
         found[INCOMPLETE] = "a base64 value holding more candidate key structures than the scan confirms"
     if not payload.classified:
@@ -241,7 +241,7 @@ def _entropy_check(value: str) -> list[tuple[str, str]]:
     normal = value.replace("-", "+").replace("_", "/").rstrip("=")
     if plugin is None or plugin.calculate_shannon_entropy(normal) <= plugin.entropy_limit:
         return []
-    code = "secret-high-entropy-base64"
+    code = SECRET_HIGH_ENTROPY_BASE64
     return [(code, f"{SHAPES[code].name}: a base64 value that is neither text nor a known file format "
                    "(the value is not shown)")]
 
@@ -267,7 +267,7 @@ def scan_names(paths: list[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]
             add(hit.line - 1, hit.code, SHAPES[hit.code].name)
     for index, name in enumerate(names):
         for _start, _end, shape in find_local_paths(name):
-            add(index, "local-path", shape)
+            add(index, LOCAL_PATH, shape)
     return {path: sorted(found.items()) for path, found in out.items()}
 
 
@@ -286,7 +286,7 @@ def _local_paths_in_lines(lines: list[str], text: str) -> Iterable[tuple[Hit, st
         return
     for number, line in enumerate(lines, start=1):
         for _start, _end, shape in find_local_paths(line):
-            yield Hit(number, "local-path", shape), f"{shape} (the value is not shown)"
+            yield Hit(number, LOCAL_PATH, shape), f"{shape} (the value is not shown)"
 
 
 def _without_covered_generics(found: list[tuple[Hit, str]]) -> set[Finding]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 from urllib.parse import unquote
 
+from ..codes.shapes import README_LINK_LOCAL, README_LINK_MISSING, README_LINK_OUTSIDE
 from .paths import find_local_paths
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -83,16 +84,16 @@ def _judge(target: str, directory: list[str], exists: Callable[[list[str]], bool
     if not target or target.startswith("#"):
         return None
     if target.startswith("\\\\") or target.startswith("~") or any(find_local_paths(target)):
-        return "readme-link-local", "a local path"
+        return README_LINK_LOCAL, "a local path"
     if _SCHEME.match(target):
         scheme = target.split(":", 1)[0].lower()
         if scheme == "file" or len(scheme) == 1:
-            return "readme-link-local", "a local path"
+            return README_LINK_LOCAL, "a local path"
         return None
     if target.startswith("//"):
         return None
     if target.startswith("/") or target.startswith("\\"):
-        return "readme-link-outside", "a link from the repository's root, outside the entry"
+        return README_LINK_OUTSIDE, "a link from the repository's root, outside the entry"
     path = unquote(re.split(r"[?#]", target, maxsplit=1)[0]).replace("\\", "/")
     if not path:
         return None
@@ -102,10 +103,10 @@ def _judge(target: str, directory: list[str], exists: Callable[[list[str]], bool
             continue
         if segment == "..":
             if not parts:
-                return "readme-link-outside", "a relative link leaving the entry"
+                return README_LINK_OUTSIDE, "a relative link leaving the entry"
             parts.pop()
             continue
         parts.append(segment)
     if not exists(parts):
-        return "readme-link-missing", "a relative link to no file of the entry"
+        return README_LINK_MISSING, "a relative link to no file of the entry"
     return None

@@ -20,6 +20,8 @@ from itertools import accumulate, repeat
 from operator import add
 from typing import Callable, Mapping, NamedTuple
 
+from ..codes.shapes import LOCAL_PATH
+
 _STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*"', re.S)
 """A JSON string's text, written unrolled (runs of plain characters between escapes): the same strings as the
 alternation of a plain character or an escape under one star, without a backtracking entry per character
@@ -414,7 +416,7 @@ POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*", re.S)
 
 
 SECRETS = "secret-"
-LOCAL = "local-path"
+LOCAL = LOCAL_PATH
 
 _RECEIPT: tuple[tuple[Path, re.Pattern], ...] = (
     (("receipt", "signature"), HEX128),

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from ..codes.dialect import INPUT_MALFORMED
 from .partial import Partial, check_readable
 from .results import Found, Refused
 from .verify import Documents, preparation_difference, report_bytes, verify
@@ -51,7 +52,7 @@ def check_skipped(dialect: bytes, fixture: dict[str, bytes], checked: Any = None
     """A fixture a verifier skipped, held to every check that needs no unread source's claim (partial.py)."""
     docs = fixture_documents(dialect, fixture)
     if isinstance(docs, str):
-        return Refused("input-malformed", docs)
+        return Refused(INPUT_MALFORMED, docs)
     return check_readable(docs, checked=checked)
 
 
