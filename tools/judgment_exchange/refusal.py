@@ -120,14 +120,20 @@ class Findings:
 
     def add(self, other: Findings) -> None:
         """`other`'s findings after these, in order; its times added to these."""
-        self.refusals += other.refusals
-        self.notes += other.notes
-        self.warnings += other.warnings
-        self.skipped += other.skipped
-        self.replays += other.replays
-        self.replayed += other.replayed
-        for phase, seconds in other.timings.items():
-            self.timings[phase] = self.timings.get(phase, 0.0) + seconds
+        add_findings(self, other)
+
+
+def add_findings(into: Findings | Report, other: Findings) -> None:
+    """`other`'s findings after those `into` holds (a phase's merged parts, or the report the pipeline records
+    into), in order; its times added to theirs."""
+    into.refusals += other.refusals
+    into.notes += other.notes
+    into.warnings += other.warnings
+    into.skipped += other.skipped
+    into.replays += other.replays
+    into.replayed += other.replayed
+    for phase, seconds in other.timings.items():
+        into.timings[phase] = into.timings.get(phase, 0.0) + seconds
 
 
 @dataclass

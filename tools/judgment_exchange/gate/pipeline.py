@@ -25,7 +25,7 @@ from ..codes.catalog import ENTRY_UNKNOWN
 from ..codes.repository import BASE_UNREADABLE
 from ..gitfail import reason
 from ..quoting import CLEARED, cleared
-from ..refusal import Findings, Refusal, Replay, Report
+from ..refusal import Findings, Refusal, Replay, Report, add_findings
 from ..repository.skips import acknowledge
 from ..scan import scan_entry, scan_manifest
 from ..signing.signers import check_signers_file
@@ -483,15 +483,8 @@ def _record(report: Report, found: Found) -> None:
         if name not in _FIELDS:
             raise AttributeError(f"a phase set {name}, which is no field of the report")
         setattr(report, name, value)
-    report.refusals += found.refusals
-    report.notes += found.notes
-    report.warnings += found.warnings
-    report.skipped += found.skipped
-    report.replays += found.replays
-    report.replayed += found.replayed
+    add_findings(report, found)
     report.checks += found.checks
-    for phase, seconds in found.timings.items():
-        report.timings[phase] = report.timings.get(phase, 0.0) + seconds
 
 
 def _guard(phase: Phase, run: Run) -> Found | None:
