@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..catalog.grammar import release_key
 from ..gitfail import reason
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, LedgerRow, read_ledger
 from ..quoting import digest, entry_id
 from ..tree import GitTree, TooLarge, TreeError
+
+if TYPE_CHECKING:
+    from git import Repo
 
 MAIN = "refs/remotes/origin/main"
 """Main as the release workflow's checkout fetched it (fetch-depth 0: every branch as origin's)."""
@@ -37,7 +41,7 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
 
 
-def _ledger(repo, rev: str) -> list[LedgerRow] | None:
+def _ledger(repo: Repo, rev: str) -> list[LedgerRow] | None:
     """The ledger at `rev`, read as a blob; None when it is absent or unreadable."""
     try:
         return read_ledger(GitTree(repo, rev).read(LEDGER, LEDGER_MAX_BYTES))
@@ -82,14 +86,15 @@ def verify_pushed_tag(repository: str, tag: str, main: str = MAIN) -> Verdict:
         if not verdict.problems:  # a signing catalog's tag keeps issue #36's rule (releasing/signed.py)
             from .signed import pushed_tag_problems
 
-            row = (_ledger(repo, commit) or [None])[-1]
+            rows = _ledger(repo, commit)
+            row = rows[-1] if rows else None
             verdict.problems += pushed_tag_problems(repo, tag, commit, row.previous if row is not None else None)
     finally:
         repo.close()
     return verdict
 
 
-def _ledger_problems(repo, tag: str, key: tuple[int, int, int], commit: str, main: set[str]) -> list[str]:
+def _ledger_problems(repo: Repo, tag: str, key: tuple[int, int, int], commit: str, main: set[str]) -> list[str]:
     """The ledger rules of a release commit (its first parent is the released commit; docs/releasing.md)."""
     try:
         parent = repo.git.rev_parse("--verify", "--quiet", f"{commit}^1")
@@ -129,7 +134,7 @@ class ReportUnreadable(Exception):
     """The gate's JSON report is not one JSON object of the gate's form (exit 4)."""
 
 
-def read_report(data: bytes) -> dict:
+def read_report(data: bytes) -> dict[str, Any]:
     """The gate's `--format json` report (one object); ReportUnreadable otherwise."""
     try:
         value = json.loads(data)
@@ -140,12 +145,12 @@ def read_report(data: bytes) -> dict:
     return value
 
 
-def report_passed(report: dict) -> bool:
+def report_passed(report: dict[str, Any]) -> bool:
     """The release's verdict (docs/releasing.md): the gate passed, with history checked (or no release yet)."""
     return report.get("result") == "pass" and report.get("history") in ("checked", "no-releases")
 
 
-def refusal_lines(report: dict) -> list[str]:
+def refusal_lines(report: dict[str, Any]) -> list[str]:
     """The report's refusals as `code: detail` lines (the gate cleared every detail before writing it)."""
     lines = []
     for item in report.get("refusals") or []:
@@ -165,12 +170,12 @@ def manifest_rows(repository: str, commit: str) -> list[tuple[str, str, str]]:
     out = []
     for row in rows:
         if isinstance(row, dict):
-            kind = row.get("kind") if row.get("kind") in ("dialect", "preset") else "<a kind not shown>"
+            kind: str = row["kind"] if row.get("kind") in ("dialect", "preset") else "<a kind not shown>"
             out.append((entry_id(row.get("id")) or "<an id not shown>", kind, digest(row.get("entryDigest"))))
     return out
 
 
-def release_notes(tag: str, commit: str, report: dict, rows: list[tuple[str, str, str]]) -> str:
+def release_notes(tag: str, commit: str, report: dict[str, Any], rows: list[tuple[str, str, str]]) -> str:
     """The release's notes (Markdown): every entry, every skipped fixture with its reason, the reader used."""
     out = [f"Catalog release {tag} at commit {commit}. Verify it yourself before import "
            "(docs/release-contract.md); this workflow's result is the producer's, not yours.\n",
@@ -180,7 +185,7 @@ def release_notes(tag: str, commit: str, report: dict, rows: list[tuple[str, str
     skipped = [s for s in report.get("skipped") or [] if isinstance(s, dict)]
     out += [f"- {s.get('entry')} / {s.get('fixture')}: {s.get('reason')} (reader: {s.get('reader', '?')})"
             for s in skipped] or ["- none"]
-    reader = report.get("reader") if isinstance(report.get("reader"), dict) else {}
+    reader = found if isinstance(found := report.get("reader"), dict) else {}
     used = reader.get("name") or "the bundled preparation verifier"
     fallback = f" ({reader['fallback']})" if reader.get("fallback") else ""
     out.append(f"\n## Reader\n\nFixtures were replayed by {used}{fallback}.")

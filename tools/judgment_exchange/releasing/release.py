@@ -18,6 +18,7 @@ import datetime
 import json
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 from ..catalog import documents as docs
 from ..catalog.grammar import release_key
@@ -30,6 +31,9 @@ from ..history.tags import TagListingError, list_releases
 from ..refusal import Report
 from ..tree import FILE, MISSING, GitTree, ReleaseTree, TooLarge, TreeError, id_order, kind_text
 from . import signed
+
+if TYPE_CHECKING:
+    from git import Repo
 
 ENTRIES = b"entries/"
 ROOT_FILES = ("manifest.json", LEDGER, "skips.json", "verifier-pin.json")
@@ -58,7 +62,7 @@ def _refuse(*lines: str, status: int = 1) -> Outcome:
     return Outcome(status, list(lines))
 
 
-def _preconditions(repo, tag: str) -> str | None:
+def _preconditions(repo: Repo, tag: str) -> str | None:
     """Why the repository is not a clean, up-to-date main with TAG free; None when it is."""
     if repo.head.is_detached or repo.active_branch.name != "main":
         return "not on main: a release is made on the main branch (git switch main)"
@@ -91,7 +95,7 @@ def _where(paths: list[bytes]) -> str:
     return " and ".join(parts)
 
 
-def hidden_states(repo) -> list[str]:
+def hidden_states(repo: Repo) -> list[str]:
     """Why the working tree may hold other bytes than HEAD while `git status` is clean, one line each;
     [] when it cannot (issue #16 item 6). Read from the index's flags (`git ls-files -v`: an S tag is
     skip-worktree, a lowercase tag assume-unchanged) and from the ignored files under entries/ and at the
@@ -132,10 +136,11 @@ def _above_on_main(tree: GitTree, tag: str) -> str | None:
     """Why TAG is not above every release tag on HEAD's first-parent history (the release workflow's rule,
     docs/releasing.md): a tag the ledger does not record is out of the gate's scope above TAG (issue #16
     item 5), so the command names it here rather than make a release the workflow refuses."""
+    made = cast("tuple[int, int, int]", release_key(tag))  # make_release held TAG to the grammar
     try:
         on_main = set(first_parent_chain(tree.store, tree.commit))
         above = [r.tag for r in list_releases(tree.repo, tree.store).releases
-                 if r.commit in on_main and r.version > release_key(tag)]
+                 if r.commit in on_main and r.version > made]
     except (TagListingError, TreeError) as exc:
         return f"the release tags cannot be read ({exc}): git fetch --tags origin, or see git fsck"
     if not above:
@@ -189,7 +194,7 @@ def without_entries(tree: GitTree) -> bool:
         return False
 
 
-def _rows_at(tree: ReleaseTree) -> dict[str, dict]:
+def _rows_at(tree: ReleaseTree) -> dict[str, dict[str, Any]]:
     """manifest.json's rows by id at a commit ({} when it cannot be read as rows)."""
     read = docs.read_json(tree, "manifest.json", docs.MANIFEST_BOUND)
     rows = read.value if read.refusal is None and isinstance(read.value, list) else []
@@ -229,7 +234,8 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
     verified by the project's verifier against the set that governs it (releasing/signed.py; docs/signing.md)."""
     import git
 
-    if release_key(tag) is None:
+    tag_key = release_key(tag)
+    if tag_key is None:
         return _refuse(f"{tag!r} is not a release tag vMAJOR.MINOR.PATCH (no leading zero, no suffix)",
                        status=BAD_INVOCATION)
     try:
@@ -264,7 +270,7 @@ def make_release(root: str, tag: str, today: datetime.date | None = None,
             return _refuse(f"release {tag} refused: {LEDGER} at HEAD cannot be read ({exc})", status=4)
         if rows is None:
             return _refuse(f"release {tag} refused: {why}")
-        if rows and rows[-1].version >= release_key(tag):
+        if rows and rows[-1].version >= tag_key:
             return _refuse(f"release {tag} refused: it is not above the last release {rows[-1].tag} in tag order")
         why = _above_on_main(tree, tag)
         if why:

@@ -14,6 +14,7 @@ import base64
 import os
 import subprocess
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from ..codes.signing import RELEASE_SIGNATURE_INVALID
 from ..gitfail import reason
@@ -23,8 +24,13 @@ from ..signing.release import Governing, check_release, governing_set, signers_o
 from ..signing.signers import SIGNERS_FILE, Signers, ed25519_from_blob, fingerprint, signers_at
 from ..tree import GitTree, TreeError
 
+if TYPE_CHECKING:
+    from git import Repo
 
-def own_signers_refusal(tree) -> str | None:
+    from ..tree import Tree
+
+
+def own_signers_refusal(tree: Tree) -> str | None:
     """Why HEAD cannot sign: no release-signers, or one out of form; None when it can."""
     own = signers_at(tree)
     if own is None:
@@ -83,7 +89,7 @@ def _where(governing: Governing, tag: str) -> str:
             else f"{SIGNERS_FILE} at HEAD (the catalog's first signed release)")
 
 
-def plan(repo, tree, tag: str, previous: str | None) -> Plan | str:
+def plan(repo: Repo, tree: GitTree, tag: str, previous: str | None) -> Plan | str:
     """The set that governs TAG (item 3 (d)) and a check of the configured key against it; a string says why not."""
     try:
         governing = governing_set(tree.store, tree.commit, previous)
@@ -94,7 +100,7 @@ def plan(repo, tree, tag: str, previous: str | None) -> Plan | str:
         return f"the signers file that governs {tag} is out of its form ({governing.code}): {governing.detail}"
     if governing is None or not isinstance(own, Signers):
         return f"HEAD has no {SIGNERS_FILE} in its form"
-    key = configured_key(repo.working_tree_dir)
+    key = configured_key(cast(str, repo.working_tree_dir))  # release.make_release held it to be the root, a str
     if key is not None and governing.signers.find(key) is None:
         return (f"the signing key {fingerprint(key)} (git config user.signingKey) is not in the set that governs "
                 f"{tag} ({_where(governing, tag)}): sign with a key it holds; a new key signs only after a release "
@@ -115,7 +121,7 @@ def _rotation_warning(plan: Plan, signer_key: bytes) -> str | None:
             f"{plan.tag}; git reset --hard HEAD~1")
 
 
-def sign_and_verify(repo, plan: Plan, made: str, digest: str) -> str | None:
+def sign_and_verify(repo: Repo, plan: Plan, made: str, digest: str) -> str | None:
     """Make TAG signed on `made` with git's SSH signing, then verify it with the project's verifier under the
     governing set; on a failure delete the local tag and say why (None: verified)."""
     root = repo.working_tree_dir
@@ -143,7 +149,7 @@ def sign_and_verify(repo, plan: Plan, made: str, digest: str) -> str | None:
     return None
 
 
-def pushed_tag_problems(repo, tag: str, commit: str, previous: str | None) -> list[str]:
+def pushed_tag_problems(repo: Repo, tag: str, commit: str, previous: str | None) -> list[str]:
     """`exchange release-verify`'s signature check of a pushed tag (item 2): when the catalog signs — a
     release-signers at the release before it (`previous`, its tagged commit) or at its own commit — the tag must
     keep item 3's rule under the set that governs it (a pushed tag cannot be re-signed: release.yml never signs)."""
