@@ -57,16 +57,16 @@ def _called(args: argparse.Namespace) -> int:
     """The command run, its `common.Exit` caught (here alone) and said; under `--format json` what it writes is
     kept, so an exit 4 that wrote nothing on standard output gets its one JSON object."""
     out, err = sys.stdout, sys.stderr
-    kept = getattr(args, "format", None) == "json"
-    if kept:
-        sys.stdout, sys.stderr = _Kept(out), _Kept(err)
+    kept = (_Kept(out), _Kept(err)) if getattr(args, "format", None) == "json" else None
+    if kept is not None:
+        sys.stdout, sys.stderr = kept
     try:
         try:
             status = args.run(args)
         except Exit as stop:
             status = stop.say()
-        if kept and status == IO and not "".join(sys.stdout.parts):
-            common.emit_json(common.io_failure_json(args.command, "".join(sys.stderr.parts)))
+        if kept is not None and status == IO and not "".join(kept[0].parts):
+            common.emit_json(common.io_failure_json(args.command, "".join(kept[1].parts)))
     finally:
         sys.stdout, sys.stderr = out, err
     return status

@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 import tempfile
+from typing import NoReturn
 
 from ..textsafe import escape
 
@@ -54,7 +55,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", "parsers", _Subcommands)
 
-    def error(self, message: str) -> None:  # bad invocation is exit 3, never argparse's 2
+    def error(self, message: str) -> NoReturn:  # bad invocation is exit 3, never argparse's 2
         self.print_usage(sys.stderr)
         print(f"{self.prog}: {safe(message)}", file=sys.stderr)
         raise SystemExit(USAGE)

@@ -51,10 +51,11 @@ def signing_of(command: str, args: argparse.Namespace):
     """`--signers FILE` and `--require-signed` as consumer/signed.Signing (issue #36); Exit, saying why FILE cannot
     be used — unreadable (4) or out of its form (1)."""
     from ..consumer.signed import Signing
-    from ..signing.signers import MAX_BYTES, read_signers
+    from ..refusal import Refusal
+    from ..signing.signers import MAX_BYTES, Signers, read_signers
     from ..tree import TooLarge, read_regular
 
-    pinned = None
+    pinned: Signers | None = None
     if args.signers:
         try:
             data = read_regular(args.signers, MAX_BYTES)
@@ -63,10 +64,11 @@ def signing_of(command: str, args: argparse.Namespace):
                                 f"over the bound of {MAX_BYTES} bytes", out=True) from None
         except OSError as exc:
             raise Exit(IO, f"{command}: --signers {safe(args.signers)}: {safe(exc.strerror or exc)}") from None
-        pinned = read_signers(data, "--signers FILE")
-        if not hasattr(pinned, "keys"):
-            raise Exit(REFUSED, f"refused {pinned.code}: --signers {safe(args.signers)}: {safe(pinned.detail)}"
-                                + (f" (line {pinned.line})" if pinned.line else ""), out=True)
+        read = read_signers(data, "--signers FILE")
+        if isinstance(read, Refusal):  # else the set (read_signers: Signers or Refusal)
+            raise Exit(REFUSED, f"refused {read.code}: --signers {safe(args.signers)}: {safe(read.detail)}"
+                                + (f" (line {read.line})" if read.line else ""), out=True)
+        pinned = read
     return Signing(pinned, bool(args.require_signed))
 
 
@@ -293,8 +295,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     lock = held_lock(command, args.lock)
     try:
         with checked_release(args.location, args.tag, history=history, lock=lock) as checked:
-            result = checked.check
-            if not checked.passed:  # a release that fails its check is shown only as its refusals
+            result, tree = checked.check, checked.tree
+            if tree is None:  # not passed (Checked.passed): a release failing its check is shown only as its refusals
                 if args.format == "json":
                     emit_json(result.as_json() | {"entries": None})
                 else:
@@ -302,7 +304,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                           "check; nothing of it is shown")
                     print_text(result.report, safe(f"{result.location}@{result.tag}"))
                 return REFUSED
-            shown_cards = cards(checked.tree, checked.rows, result.report, only=args.entry)
+            shown_cards = cards(tree, checked.rows, result.report, only=args.entry)
     except LocationError as exc:
         raise Exit(IO, f"{command}: {safe(exc)}")
     except CardUnreadable as exc:

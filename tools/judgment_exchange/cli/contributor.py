@@ -8,6 +8,7 @@ import argparse
 import os
 import stat
 import sys
+from typing import TYPE_CHECKING, cast
 
 from .common import (
     IO,
@@ -28,6 +29,9 @@ from .common import (
 )
 from .report import REPORTERS
 
+if TYPE_CHECKING:
+    from ..tree import GitTree
+
 
 def cmd_check(args: argparse.Namespace) -> int:
     from ..catalog.grammar import release_key
@@ -44,7 +48,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     base, auto_note, main = resolve_base("exchange check", args.base, catalog)
     if args.commit is None:  # after --base: a bad base is the invocation's fault
         require_a_catalog("check", catalog)
-    tree = WorkingTree(catalog) if args.commit is None else committed_tree(catalog, args.commit)
+    committed = None if args.commit is None else committed_tree(catalog, args.commit)
+    tree = WorkingTree(catalog) if committed is None else committed
     options = GateOptions(entries=args.entry or [], history=not args.no_history, base=base,
                           release_tag=args.release_tag, repository=catalog, workers=args.workers,
                           pin=args.pin or "base", main=main, several_entries=args.several_entries)
@@ -54,11 +59,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise Exit(IO, f"exchange check: the catalog could not be read: {safe_failure(exc)}")
     if auto_note:
         report.notes.insert(0, auto_note)
-    label = catalog if args.commit is None else f"{catalog} at commit {tree.commit}"
+    label = catalog if committed is None else f"{catalog} at commit {committed.commit}"
     return REPORTERS[args.format](report, catalog, tree, label, base)
 
 
-def committed_tree(repository: str, rev: str):
+def committed_tree(repository: str, rev: str) -> GitTree:
     """`--commit REV`: the catalog as the commit REV of the repository at `repository` holds it (its blobs
     through the object database, never a checkout; issue #25 item 1); Exit 3, saying why, for no such commit. The
     commit's own verifier-pin.json never runs: it is not the catalog's own (a pull request's head)."""
@@ -96,7 +101,7 @@ def cmd_signoff(args: argparse.Namespace) -> int:
         from ..annotations import escape_data, escape_property
 
         for refusal, _ in report.refusals:
-            fix = here or fix_text(refusal.code)
+            fix = here or cast(str, fix_text(refusal.code))  # a sign-off refusal's code is the registry's
             print("::error "
                   f"title={escape_property(refusal.code)}::{escape_data(refusal.detail + chr(10) + 'fix: ' + fix)}")
         counted = f"{report.commits} checked, {report.merges} merge(s) not checked"
