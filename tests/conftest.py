@@ -42,8 +42,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     That plugin acts on a test only when `hypothesis` is imported (its hooks check sys.modules, or attributes a
     `@given` test sets), and every test module here imports hypothesis at its top, so once collection is over
     it has nothing left to do in such a session — yet it wraps each test's call and reports (about 0.15 ms a
-    test) and imports hypothesis at the session's end for its summary (about 0.2 s), which is most of what
-    `pytest tests/test_entries.py` (2,243 ids on the benchmark's catalog) costs beyond its one gate. A session
+    test) and imports hypothesis at the session's end for its summary (about 0.2 s): about a quarter of what
+    `pytest tests/test_entries.py` (2,243 ids on the benchmark's catalog) cost beyond its one gate. A session
     given a hypothesis option imports hypothesis when it configures, so keeps the plugin. The whole suite
     collects the property tests, so keeps it too."""
     if "hypothesis" in sys.modules:
