@@ -28,6 +28,7 @@ from ..codes.catalog import RELEASE_TAG_MOVED
 from ..codes.signing import RELEASE_SIGNATURE_INVALID, RELEASE_SIGNERS_UNPINNED, RELEASE_UNSIGNED
 from ..history.ledger import LEDGER, LEDGER_MAX_BYTES, LedgerFormError, read_ledger
 from ..history.mainline import first_parent_chain
+from ..history.tags import TagListingError, list_releases
 from ..refusal import Refusal
 from ..signing.release import check_release, signers_of, tag_object
 from ..signing.signers import Signers, read_signers
@@ -69,7 +70,9 @@ def lock_signers(lines: tuple[str, ...]) -> Signers:
 
 def releases_on(repo, store, tag: str, commit: str) -> list[_Release]:
     """TAG's history, oldest first, TAG last: the ledger's rows at TAG's commit, else the release tags on its
-    first-parent history at or below TAG."""
+    first-parent history at or below TAG, as the history check lists them (history/tags.list_releases: a tag
+    peeled to no commit is no release). A tag list that cannot be read leaves TAG alone: it is then held to the
+    trusted signers directly, never through a chain read in part."""
     try:
         rows = read_ledger(GitTree(repo, commit).read(LEDGER, LEDGER_MAX_BYTES))
     except (TreeError, TooLarge, LedgerFormError, OSError):
@@ -77,22 +80,15 @@ def releases_on(repo, store, tag: str, commit: str) -> list[_Release]:
     if rows and rows[-1].tag == tag:
         tagged = [row.previous for row in rows[1:]] + [commit]
         return [_Release(row.tag, at) for row, at in zip(rows, tagged, strict=False) if at]
+    try:
+        listed = list_releases(repo, store).releases
+    except TagListingError:  # no chain to walk: TAG is held to the trusted set itself (history refuses the listing)
+        return [_Release(tag, commit)]
     on_history = set(first_parent_chain(store, commit))
     key = release_key(tag)
-    found = []
-    for ref in repo.tags:
-        version = release_key(ref.name)
-        if version is None or version > key:
-            continue
-        try:
-            peeled = ref.commit.hexsha
-        except Exception:  # a tag naming no commit is no release
-            continue
-        if peeled in on_history and (ref.name != tag or peeled == commit):
-            found.append((version, _Release(ref.name, peeled)))
-    found.sort(key=lambda item: item[0])
-    releases = [r for _, r in found if r.tag != tag]
-    return releases + [_Release(tag, commit)]
+    earlier = [_Release(r.tag, r.commit) for r in listed
+               if key is not None and r.version <= key and r.commit in on_history and r.tag != tag]
+    return earlier + [_Release(tag, commit)]
 
 
 def _ref(repo, tag: str) -> str | None:
