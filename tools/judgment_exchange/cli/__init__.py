@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from typing import Any, Iterable, Sequence, TextIO
 
 from . import common, conformance, consumer, contributor, maintainer
 from .common import IO, PASS, REFUSED, USAGE, Exit, Parser
@@ -20,7 +20,7 @@ from .report import print_text as _print_text  # noqa: F401  (the secret-echo sw
 __all__ = ["main", "build_parser", "PASS", "REFUSED", "USAGE", "IO"]
 
 
-def build_parser():
+def build_parser() -> Parser:
     """`exchange` and its subcommands, each user's from its own module."""
     from .. import __version__
 
@@ -62,7 +62,7 @@ def _called(args: argparse.Namespace) -> int:
         sys.stdout, sys.stderr = kept
     try:
         try:
-            status = args.run(args)
+            status: int = args.run(args)
         except Exit as stop:
             status = stop.say()
         if kept is not None and status == IO and not "".join(kept[0].parts):
@@ -88,7 +88,7 @@ def _parsed(argv: list[str]) -> argparse.Namespace | int:
 class _Kept:
     """A text stream written through, keeping what was written to it (`--format json`, in `main`)."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.parts: list[str] = []
 
@@ -96,11 +96,11 @@ class _Kept:
         self.parts.append(text)
         return self.stream.write(text)
 
-    def writelines(self, lines) -> None:
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
 
 

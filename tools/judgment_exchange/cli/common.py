@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 import tempfile
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..textsafe import escape
 
@@ -39,11 +39,18 @@ class Exit(Exception):
         return self.status
 
 
-class _Subcommands(argparse._SubParsersAction):
+if TYPE_CHECKING:
+    _SubParsersAction = argparse._SubParsersAction[argparse.ArgumentParser]
+else:  # not subscriptable at run time
+    _SubParsersAction = argparse._SubParsersAction
+
+
+class _Subcommands(_SubParsersAction):
     """A subcommand's own parser refuses what it does not know (issue #34 item 7): argparse hands an unknown
     flag after a subcommand up to the top-level parser, whose usage names no option of the subcommand."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
         super().__call__(parser, namespace, values, option_string)
         extra = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)
         if extra:
@@ -51,7 +58,7 @@ class _Subcommands(argparse._SubParsersAction):
 
 
 class Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.register("action", "parsers", _Subcommands)
 
@@ -59,6 +66,11 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"{self.prog}: {safe(message)}", file=sys.stderr)
         raise SystemExit(USAGE)
+
+
+if TYPE_CHECKING:
+    Subcommands = argparse._SubParsersAction[Parser]
+    """What `add_subparsers` gives: each user's module registers its commands on it."""
 
 
 def find_catalog(start: str | None = None) -> str:
@@ -115,19 +127,20 @@ def safe_failure(exc: BaseException) -> str:
     return safe(cleared_text(str(exc)))
 
 
-def emit_json(value: dict) -> None:
+def emit_json(value: dict[str, Any]) -> None:
     """One JSON object and a newline on standard output (ASCII, so any file name survives)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=True) + "\n")
 
 
-def io_failure_json(command: str, said: str) -> dict:
+def io_failure_json(command: str, said: str) -> dict[str, Any]:
     """The one JSON object of `--format json` when a command exits 4 (an I/O failure: it could not read or
     write what it was pointed at; docs/reports.md, "A file of the wrong kind"): the command and the line it
     said on standard error, which is already safe for a terminal (`safe`)."""
     return {"result": "error", "status": IO, "command": f"exchange {command}", "detail": said.strip()}
 
 
-def resolve_base(command: str, base: str | None, catalog: str):
+def resolve_base(command: str, base: str | None,
+                 catalog: str) -> tuple[str | None, str | None, tuple[str, str] | None]:
     """`--base auto` as the merge base with the upstream default branch (repository/pullrequest.py), with a
     note saying how it was found, and that branch as fetched (its tip and reference: the pull request's
     "main", issue #17 item 2); any other value as given, with no main of its own (the gate reads the

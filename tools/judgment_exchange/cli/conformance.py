@@ -14,8 +14,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, safe
+
+if TYPE_CHECKING:
+    from .common import Subcommands
 
 
 def _history(text: str) -> int:
@@ -88,7 +92,7 @@ def cmd_consume(args: argparse.Namespace) -> int:
     return PASS if verdict.get("result", "pass") == "pass" else REFUSED
 
 
-def register(sub) -> None:
+def register(sub: Subcommands) -> None:
     """`exchange conformance run`, `list` and `consume`."""
     top = sub.add_parser("conformance", help="the consumer conformance kit: hold any consumer to RFC 0019 §7's cases",
                          description="The consumer conformance kit (docs/conformance.md).")

@@ -6,22 +6,30 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from .common import IO, PASS, REFUSED, USAGE, Exit, emit_json, safe
 from .report import print_text
 
+if TYPE_CHECKING:
+    from ..consumer.lock import Lock, Withdrawn
+    from ..consumer.signed import Signing
+    from ..refusal import Refusal
+    from .common import Subcommands
 
-def history_limit(command: str, args: argparse.Namespace):
+
+def history_limit(command: str, args: argparse.Namespace) -> int | None:
     """`--history N | --no-history` as the consumer's maxHistoryReleases (None: read no history); Exit 3, saying
     why, when N is not 1 to 128."""
     if args.no_history:
         return None
-    if not 1 <= args.history <= 128:
+    limit: int = args.history
+    if not 1 <= limit <= 128:
         raise Exit(USAGE, f"{command}: --history is maxHistoryReleases, 1 to 128")
-    return args.history
+    return limit
 
 
-def held_lock(command: str, path: str | None):
+def held_lock(command: str, path: str | None) -> Lock | None:
     """The lock a command holds a release to without writing it (upgrade-diff, show, index), or None when no
     --lock was given (or an empty one); Exit, saying why it cannot be used — absent or unreadable (4) or
     refused (1)."""
@@ -36,7 +44,7 @@ def held_lock(command: str, path: str | None):
     return lock
 
 
-def load_lock(command: str, path: str):
+def load_lock(command: str, path: str) -> tuple[Lock | None, Refusal | None]:
     """The consumer's lock file read (consumer/lock.py `load`: the lock and its refusal, each or neither);
     Exit 4 when it cannot be read, said once on stderr (load's reason already says nothing was read)."""
     from ..consumer import lock as locks
@@ -47,7 +55,7 @@ def load_lock(command: str, path: str):
         raise Exit(IO, f"{command}: --lock {safe(path)}: {safe(exc.strerror or exc)}") from None
 
 
-def signing_of(command: str, args: argparse.Namespace):
+def signing_of(command: str, args: argparse.Namespace) -> Signing:
     """`--signers FILE` and `--require-signed` as consumer/signed.Signing (issue #36); Exit, saying why FILE cannot
     be used — unreadable (4) or out of its form (1)."""
     from ..consumer.signed import Signing
@@ -72,7 +80,7 @@ def signing_of(command: str, args: argparse.Namespace):
     return Signing(pinned, bool(args.require_signed))
 
 
-def add_signing_options(parser) -> None:
+def add_signing_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--signers", metavar="FILE", help="the catalog's signers file from its maintainers' own "
                         "channel: the release must be signed by a key in it, or reached from one by the chain of "
                         "signed releases (docs/signing.md)")
@@ -184,7 +192,7 @@ def cmd_upgrade_diff(args: argparse.Namespace) -> int:
     return REFUSED if diff["result"] == "refused" else PASS
 
 
-def register(sub) -> None:
+def register(sub: Subcommands) -> None:
     """`exchange release-check`, `exchange upgrade-diff`, `exchange show` and `exchange index`."""
     rc = sub.add_parser("release-check", help="a consumer's check of a tagged release before import (§7)",
                         usage="exchange release-check LOCATION TAG [--entry ID ...] [--history N | --no-history] "
@@ -343,7 +351,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return PASS
 
 
-def withdrawn_of(lock, rows: dict) -> list:
+def withdrawn_of(lock: Lock | None, rows: dict[str, Any]) -> list[tuple[str, Withdrawn]]:
     """The entries `lock` keeps withdrawn from the release whose manifest `rows` are (issue #34 item 4): the
     lock's own withdrawn entries, and the lock's imported entries this release withdraws, each (id, where it was
     imported), by id."""

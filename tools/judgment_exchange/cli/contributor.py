@@ -30,7 +30,10 @@ from .common import (
 from .report import REPORTERS
 
 if TYPE_CHECKING:
+    from ..authoring.fix import Plan
+    from ..authoring.fixture_add import Stop
     from ..tree import GitTree
+    from .common import Subcommands
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -218,7 +221,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
     return stale_fixtures(plan)
 
 
-def stale_fixtures(plan) -> int:
+def stale_fixtures(plan: Plan) -> int:
     """A fixture whose pins are current but which no longer replays (authoring/fix.stale_fixtures; issue #26 item
     2): named on standard error after the pins' verdict. Exit 0 still: every pin is right, and fix's status is
     the pins' (docs/fix.md); `exchange check` refuses the fixture."""
@@ -268,7 +271,7 @@ def cmd_form(args: argparse.Namespace) -> int:
     return PASS if report["result"] == "valid" else REFUSED
 
 
-def stopped(command: str, stop) -> Exit:
+def stopped(command: str, stop: Stop) -> Exit:
     """A fixture_add.Stop as the command's message and exit status (docs/recording.md)."""
     refused = f"refused {stop.code}: " if stop.code else ""
     return Exit(stop.status, f"exchange {command}: {refused}{safe(stop.detail)}")
@@ -332,7 +335,7 @@ def cmd_fixture_add(args: argparse.Namespace) -> int:
     return PASS
 
 
-def register(sub) -> None:
+def register(sub: Subcommands) -> None:
     """The contributor's subcommands, in the order `exchange --help` lists them."""
     check = sub.add_parser("check", help="the gate: every check of RFC 0019 §4 on a catalog")
     check.add_argument("--catalog", help="the catalog's directory (default: the repository holding manifest.json)")
@@ -423,7 +426,7 @@ def register(sub) -> None:
     note.set_defaults(run=cmd_upgrade_note)
 
 
-def register_verify(sub) -> None:
+def register_verify(sub: Subcommands) -> None:
     """`exchange verify`: dispatched to the verifier's own program (dialect §11) before parsing."""
     verify = sub.add_parser("verify", help="the preparation verifier (dialect §11)", add_help=False)
     verify.add_argument("rest", nargs=argparse.REMAINDER)

@@ -7,8 +7,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, catalog_dir, safe, safe_failure
+
+if TYPE_CHECKING:
+    from .common import Subcommands
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -149,7 +153,7 @@ def cmd_release_notes(args: argparse.Namespace) -> int:
     return PASS
 
 
-def register(sub) -> None:
+def register(sub: Subcommands) -> None:
     """`exchange init`, `exchange release`, and the release workflow's `release-verify` and `release-notes`."""
     new = sub.add_parser("init", help="write a new catalog into DIR: its files, owners and the gate's workflows "
                          "(docs/init.md)")
@@ -194,7 +198,7 @@ def register(sub) -> None:
     notes.set_defaults(run=cmd_release_notes)
 
 
-def register_verifier(sub) -> None:
+def register_verifier(sub: Subcommands) -> None:
     """`exchange verifier fetch`."""
     vpin = sub.add_parser("verifier", help="the pinned verifier (verifier-pin.json; docs/verifier-pin.md)")
     vpin_sub = vpin.add_subparsers(dest="action", parser_class=Parser, required=True)

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..refusal import Report
 from .common import IO, PASS, REFUSED, Exit, emit_json, safe
+
+if TYPE_CHECKING:
+    from ..tree import Tree
 
 
 def print_text(report: Report, catalog: str) -> None:
@@ -53,7 +57,7 @@ def work_tree_root(path: str) -> str | None:
         repo.close()
 
 
-def emit_github(report: Report, catalog: str, tree=None) -> int:
+def emit_github(report: Report, catalog: str, tree: Tree | None = None) -> int:
     """`--format github`: workflow commands on stdout, the summary to $GITHUB_STEP_SUMMARY (annotations.py);
     paths are joined to the catalog's place in its git work tree (the pull request's checkout, wherever the
     workflow put it), else under $GITHUB_WORKSPACE (or the working directory). Lines are found in `tree`,
@@ -79,7 +83,7 @@ def emit_github(report: Report, catalog: str, tree=None) -> int:
     return verdict(report)
 
 
-def emit_markdown(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+def emit_markdown(report: Report, catalog: str, tree: Tree, label: str, base: str | None) -> int:
     """`--format markdown`: the review on stdout (review/check.py), each code linked to docs/codes.md at the
     checked commit in a workflow (annotations.doc_base); with `base`, each touched entry new or changed
     against the base commit's manifest."""
@@ -103,17 +107,17 @@ def verdict(report: Report) -> int:
     return PASS if report.passed else REFUSED
 
 
-def _text(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+def _text(report: Report, catalog: str, tree: Tree, label: str, base: str | None) -> int:
     print_text(report, label)
     return verdict(report)
 
 
-def _json(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+def _json(report: Report, catalog: str, tree: Tree, label: str, base: str | None) -> int:
     emit_json(report.as_json())
     return verdict(report)
 
 
-def _github(report: Report, catalog: str, tree, label: str, base: str | None) -> int:
+def _github(report: Report, catalog: str, tree: Tree, label: str, base: str | None) -> int:
     return emit_github(report, catalog, tree)
 
 
