@@ -78,10 +78,10 @@ def _mypy_config() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]
 
 
-RELAXED_MODULES_CEILING = 19
+RELAXED_MODULES_CEILING = 17
 """Entries of the override list of modules not yet strict (the first override): lower it when one leaves."""
 
-DISABLED_CODES_CEILING = 69
+DISABLED_CODES_CEILING = 65
 """(module, error code) pairs the relaxed modules still disable today: lower it when one is fixed."""
 
 
@@ -99,7 +99,8 @@ def test_the_override_list_only_shrinks():
               "judgment_exchange.history", "judgment_exchange.gitfail", "judgment_exchange.signing",
               "judgment_exchange.founding", "judgment_exchange.review", "judgment_exchange.annotations",
               "judgment_exchange.__main__", "judgment_exchange.browse",
-              "judgment_exchange.releasing", "judgment_exchange.cli"]  # each with its submodules: history/ ... whole
+              "judgment_exchange.releasing", "judgment_exchange.cli",
+              "judgment_exchange.conformance"]  # each with its submodules: history/ ... whole
     named = {m for o in config["overrides"] for m in o["module"]}
     relaxed_strict = {m for m in named for s in strict if m == s or m.startswith(s + ".")}
     relaxed_strict |= named & {"judgment_exchange"}  # the package's __init__ (its lazy exporter)

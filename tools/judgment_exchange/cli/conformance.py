@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from .common import IO, PASS, REFUSED, USAGE, Exit, Parser, safe
 
 if TYPE_CHECKING:
+    from ..signing.signers import Signers
     from .common import Subcommands
 
 
@@ -73,16 +74,18 @@ def cmd_consume(args: argparse.Namespace) -> int:
             raise Exit(IO, f"{command}: --retained {safe(args.retained)}: {exc.strerror or exc}")
         except RetainedError as exc:
             raise Exit(USAGE, f"{command}: --retained {safe(args.retained)}: not the kit's retained state: {exc}")
-    signers = None
+    signers: Signers | None = None
     if args.signers:  # a signing case's pinned set (issue #36 item 6)
+        from ..refusal import Refusal
         from ..signing.signers import MAX_BYTES, read_signers
 
         try:
-            signers = read_signers(read_regular(args.signers, MAX_BYTES))
+            read = read_signers(read_regular(args.signers, MAX_BYTES))
         except OSError as exc:
             raise Exit(IO, f"{command}: --signers {safe(args.signers)}: {exc.strerror or exc}")
-        if not hasattr(signers, "keys"):
-            raise Exit(USAGE, f"{command}: --signers {safe(args.signers)}: {signers.code}: {safe(signers.detail)}")
+        if isinstance(read, Refusal):  # else the set (read_signers: Signers or Refusal)
+            raise Exit(USAGE, f"{command}: --signers {safe(args.signers)}: {read.code}: {safe(read.detail)}")
+        signers = read
     try:
         verdict = consume(args.location, args.tag, history_limit=args.history, held=args.held or [],
                           retained=retained, tier=args.tier, signers=signers)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..catalog.grammar import release_key
 from ..codes.catalog import (
@@ -60,6 +60,9 @@ from ..consumer.check import UNCHECKED, open_location
 from ..jsonstrict import Bounds, JsonRefusal, integer, loads
 from ..refusal import Report
 from ..tree import id_order
+
+if TYPE_CHECKING:
+    from ..signing.signers import Signers
 
 SPECIFICATION, NONE = "specification", "none"
 TIERS = (SPECIFICATION, NONE)
@@ -161,7 +164,7 @@ def _earlier_releases(location: str, tag: str) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="exchange-kit-") as workdir:
         repo = open_location(location, workdir)
         try:
-            return sorted(t.name for t in repo.tags if release_key(t.name) is not None and release_key(t.name) < key)
+            return sorted(t.name for t in repo.tags if (found := release_key(t.name)) is not None and found < key)
         finally:
             repo.close()
 
@@ -170,7 +173,7 @@ def _unique(codes: list[str]) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
-def _entries(location: str, commit: str, report: Report) -> list[dict]:
+def _entries(location: str, commit: str, report: Report) -> list[dict[str, Any]]:
     """Each row of the release's manifest with its kind, whether it is offered, and its fixtures."""
     import tempfile
 
@@ -228,7 +231,8 @@ def no_reader() -> Iterator[None]:
     saved = verifier.replay_fixture, verifier.replay_with_program, verifier.check_skipped
     verifier.replay_fixture = lambda *args, **kwargs: dict(VERSION_UNREAD_ANSWER)
     verifier.replay_with_program = lambda *args, **kwargs: dict(VERSION_UNREAD_ANSWER)
-    verifier.check_skipped = lambda *args, **kwargs: None
+    # a reader that reads no version reads nothing under a skip either: check_skipped's refusal-or-None made None
+    verifier.check_skipped = lambda *args, **kwargs: None  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -236,7 +240,7 @@ def no_reader() -> Iterator[None]:
 
 
 def consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None,
-            tier: str = SPECIFICATION, signers=None) -> dict[str, Any]:
+            tier: str = SPECIFICATION, signers: Signers | None = None) -> dict[str, Any]:
     """The neutral verdict of `release-check` on one case (RFC 0019 §7), its reader at `tier`; `signers`, a signing
     case's pinned set (release-check --signers). LocationError when the location or an object of the release cannot
     be read."""
@@ -247,11 +251,14 @@ def consume(location: str, tag: str, *, history_limit: int, held: list[str], ret
 
 
 def _consume(location: str, tag: str, *, history_limit: int, held: list[str], retained: Lock | None,
-             signers=None) -> dict[str, Any]:
+             signers: Signers | None = None) -> dict[str, Any]:
     from ..consumer.signed import Signing
 
     earlier = _earlier_releases(location, tag)
-    if held and sorted(held, key=release_key) != sorted(earlier, key=release_key):
+    def order(tag: str) -> tuple[int, int, int]:
+        return cast("tuple[int, int, int]", release_key(tag))  # a case's held tags are release tags, as `earlier`
+
+    if held and sorted(held, key=order) != sorted(earlier, key=order):
         return {"notApplicable": "release-check reads every earlier release of the tag's own history or none of "
                                  "them; this case holds only some of them"}
     history = history_limit if held or not earlier else None
@@ -271,7 +278,7 @@ def _consume(location: str, tag: str, *, history_limit: int, held: list[str], re
     return verdict
 
 
-def encode(verdict: dict) -> str:
+def encode(verdict: dict[str, Any]) -> str:
     """The verdict as one line of ASCII JSON."""
     return json.dumps(verdict, ensure_ascii=True, sort_keys=True)
 

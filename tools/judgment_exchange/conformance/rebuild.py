@@ -21,6 +21,7 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 GIT_TIMEOUT = 120
 
@@ -105,16 +106,18 @@ GENERATED_MAX = 32 * 1024 * 1024
 """The largest blob a `blob-generated` step may make (twice the fixture directory's 16 MiB bound)."""
 
 
-def generated(step: dict) -> bytes:
+def generated(step: dict[str, Any]) -> bytes:
     """A `blob-generated` step's bytes (issue #35 item 3): its `head` (UTF-8), then its one-byte `fill` repeated
     to `size` bytes in all. A size the head exceeds, or over GENERATED_MAX, is a kit error."""
-    head, fill, size = step["head"].encode("utf-8"), step["fill"].encode("ascii"), step["size"]
+    head: bytes = step["head"].encode("utf-8")
+    fill: bytes = step["fill"].encode("ascii")
+    size: int = step["size"]
     if len(fill) != 1 or not len(head) <= size <= GENERATED_MAX:
         raise KitError(f"a blob-generated step of {size} bytes is out of its form")
     return head + fill * (size - len(head))
 
 
-def rebuild(stream: bytes, steps: list[dict], target: Path) -> dict[str, str]:
+def rebuild(stream: bytes, steps: list[dict[str, Any]], target: Path) -> dict[str, str]:
     """Make the case's repository at `target` (a directory that does not exist yet); its references."""
     refuse_outside_files(stream)
     target.mkdir(parents=True)

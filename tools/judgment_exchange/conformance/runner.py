@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..jsonstrict import Bounds, JsonRefusal, loads
 from ..textsafe import escape
@@ -86,11 +86,12 @@ class Kit:
     """A kit read and checked: its directory, its cases.json, the RFC-named codes it compares."""
 
     path: Path
-    document: dict
+    document: dict[str, Any]
 
     @property
-    def cases(self) -> list[dict]:
-        return self.document["cases"]
+    def cases(self) -> list[dict[str, Any]]:
+        cases: list[dict[str, Any]] = self.document["cases"]
+        return cases
 
     @property
     def rfc(self) -> frozenset[str]:
@@ -158,12 +159,12 @@ def load_kit(path: Path) -> Kit:
     return Kit(path, document)
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """jsonstrict's numbers as Python's, read from their literal."""
     return json.loads(value.literal)
 
 
-def _retained(case: dict, location: Path) -> bytes:
+def _retained(case: dict[str, Any], location: Path) -> bytes:
     """The case's retained state in the contract's form: version 1, or version 2 when it keeps withdrawn entries
     (issue #34 item 4; docs/conformance.md, "The command contract")."""
     retained = case["retained"]
@@ -174,7 +175,7 @@ def _retained(case: dict, location: Path) -> bytes:
                        indent=2, sort_keys=True) + "\n").encode("ascii")
 
 
-def _signed_retained(case: dict, data: bytes) -> bytes:
+def _signed_retained(case: dict[str, Any], data: bytes) -> bytes:
     """A signing case's retained state: version 3, with the retained release's `signers` and `tagObject` (issue #36
     item 6; docs/conformance.md, "The command contract"); any other case's as it is."""
     retained = case["retained"]
@@ -188,7 +189,7 @@ def _signed_retained(case: dict, data: bytes) -> bytes:
     return (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("ascii")
 
 
-def arguments(case: dict, location: Path, retained: Path | None, signers: Path | None = None) -> list[str]:
+def arguments(case: dict[str, Any], location: Path, retained: Path | None, signers: Path | None = None) -> list[str]:
     """The contract's arguments for one case (the same at every tier); `--signers FILE` where a signing case pins a
     set (issue #36)."""
     out = ["--location", str(location), "--tag", case["tag"], "--history", str(case["historyLimit"])]
@@ -218,7 +219,7 @@ class Options:
         return self.command or own_consumer(self.tier)
 
 
-def run_case(kit: Kit, case: dict, options: Options) -> Outcome:
+def run_case(kit: Kit, case: dict[str, Any], options: Options) -> Outcome:
     """Rebuild one case, call the command on it and compare its verdict at the tier; KitError when the case's
     repository cannot be rebuilt as pinned. A case with no verdict at the tier is not rebuilt."""
     if expected_at(case, options.tier) is None:
@@ -268,11 +269,12 @@ def _refs_difference(want: dict[str, str], got: dict[str, str]) -> str:
     return ", ".join(names[:5])
 
 
-def _short(verdict: dict | None) -> str:
+def _short(verdict: dict[str, Any] | None) -> str:
     if verdict is None:
         return "no verdict"
     codes = sorted(verdict["codes"])
-    return verdict["result"] + (f" [{', '.join(codes)}]" if codes else "")
+    result: str = verdict["result"]
+    return result + (f" [{', '.join(codes)}]" if codes else "")
 
 
 def _got(result: Outcome | KitError) -> str:
@@ -283,7 +285,7 @@ def _got(result: Outcome | KitError) -> str:
     return result.got
 
 
-def rerun_command(kit: Kit, case: dict, options: Options) -> str:
+def rerun_command(kit: Kit, case: dict[str, Any], options: Options) -> str:
     """The exact command that runs this one case again, as given (the kit's directory in full)."""
     words = ["exchange", "conformance", "run", "--tier", options.tier, "--kit", str(kit.path.resolve()),
              "--case", case["name"]] + ["--signing"] * options.signing
@@ -292,7 +294,7 @@ def rerun_command(kit: Kit, case: dict, options: Options) -> str:
     return shlex.join(words)
 
 
-def _failure(kit: Kit, case: dict, result: Outcome, options: Options, out: TextIO) -> None:
+def _failure(kit: Kit, case: dict[str, Any], result: Outcome, options: Options, out: TextIO) -> None:
     """A disagreement whole: the differences, the expected and received verdicts as JSON, how to rerun it."""
     out.write(escape(f"\n{case['name']} at tier {options.tier} ({case['rfc']['section']}: "
                      f"\"{case['rfc']['words']}\"):", newlines=True) + "\n")
@@ -346,7 +348,7 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
         return USAGE
     options = Options(command or None, tier, keep.resolve() if keep is not None else None, signing)
 
-    def one(case: dict) -> Outcome | KitError:
+    def one(case: dict[str, Any]) -> Outcome | KitError:
         try:
             return run_case(kit, case, options)
         except KitError as exc:
@@ -375,7 +377,7 @@ def run(kit_path: Path, command: list[str] | None = None, *, names: list[str] | 
     return KIT if broken else FAILED if failed else PASS
 
 
-def summary(kit: Kit, chosen: list[dict], results: list, tier: str, signing: bool = False) -> str:
+def summary(kit: Kit, chosen: list[dict[str, Any]], results: list[Any], tier: str, signing: bool = False) -> str:
     """The closing lines: the tier and each tier's count of cases that state a verdict, what a tier below the
     specification's does not hold, and `N passed, N failed` (with those skipped and those not at this tier)."""
     per_tier = ", ".join(f"{t} {sum(1 for c in kit.cases if t in c['tiers'])}" for t in TIERS)

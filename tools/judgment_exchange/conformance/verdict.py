@@ -15,8 +15,12 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..codes.verifier import skip_of
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 VERDICT_BOUND = 4 * 1024 * 1024
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "conformance-verdict.schema.json"
@@ -41,7 +45,7 @@ class Outcome:
     differences: list[str] = field(default_factory=list)
     differing: list[str] = field(default_factory=list)
     """The verdict's members that differ (COMPARED's names), for the summary row."""
-    verdict: dict | None = None
+    verdict: dict[str, Any] | None = None
     """The consumer's verdict as received, when it gave one."""
 
     @property
@@ -50,13 +54,13 @@ class Outcome:
 
 
 @lru_cache(maxsize=1)
-def _validator():
+def _validator() -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
-def parse(stdout: bytes) -> tuple[dict | None, str | None]:
+def parse(stdout: bytes) -> tuple[dict[str, Any] | None, str | None]:
     """The verdict on a consumer's standard output: exactly one JSON object in the verdict's form; else
     (None, why)."""
     if len(stdout) > VERDICT_BOUND:
@@ -69,8 +73,10 @@ def parse(stdout: bytes) -> tuple[dict | None, str | None]:
         return None, "nothing on standard output"
     try:
         value = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return None, f"standard output is not one JSON value ({exc.msg} at character {exc.pos})"
+    except ValueError as exc:  # no JSONDecodeError: a number past int()'s digit limit; it has no msg or pos
+        return None, f"standard output is not one JSON value ({exc})"
     errors = sorted(_validator().iter_errors(value), key=lambda e: list(e.absolute_path))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "the verdict"
@@ -79,16 +85,16 @@ def parse(stdout: bytes) -> tuple[dict | None, str | None]:
     return value, None
 
 
-def _fixtures(items: list[dict]) -> list[tuple]:
+def _fixtures(items: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     # a consumer's reason in either spelling of an unread version (RFC 0019 §4's unread-version, the companion's
     # version-unread) is the same skip: codes/verifier.py skip_of, the one reading of it
     return sorted((f["name"], f["replay"], skip_of(f.get("reason")) or f.get("reason")) for f in items)
 
 
-def _entries(expected: list[dict], got: list[dict]) -> list[str]:
+def _entries(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> list[str]:
     out = []
     want = {e["id"]: e for e in expected}
-    have: dict[str, dict] = {}
+    have: dict[str, dict[str, Any]] = {}
     for entry in got:
         if entry["id"] in have:
             out.append(f"entry {entry['id']} is listed twice")
@@ -107,7 +113,7 @@ def _entries(expected: list[dict], got: list[dict]) -> list[str]:
     return out
 
 
-def _show(fixtures: list[dict]) -> str:
+def _show(fixtures: list[dict[str, Any]]) -> str:
     return ", ".join(f"{f['name']} {f['replay']}" + (f" ({f['reason']})" if f.get("reason") else "")
                      for f in fixtures) or "none"
 
@@ -117,12 +123,13 @@ def compared_codes(codes: list[str], strictness: str, rfc: frozenset[str]) -> li
     return sorted({c for c in codes if strictness == "project" or c in rfc})
 
 
-def expected_at(case: dict, tier: str) -> dict | None:
+def expected_at(case: dict[str, Any], tier: str) -> dict[str, Any] | None:
     """The verdict the case states at `tier` (None: the case states none there)."""
-    return case["tiers"].get(tier)
+    stated: dict[str, Any] | None = case["tiers"].get(tier)
+    return stated
 
 
-def expected_verdict(case: dict, tier: str) -> dict | None:
+def expected_verdict(case: dict[str, Any], tier: str) -> dict[str, Any] | None:
     """The expected verdict at `tier` in the verdict's own form (what a consumer would print): result, the
     compared codes, history, entries, withdrawn and changed where stated."""
     expected = expected_at(case, tier)
@@ -131,7 +138,7 @@ def expected_verdict(case: dict, tier: str) -> dict | None:
     return {member: expected[member] for member in COMPARED if member in expected}
 
 
-def compare(case: dict, verdict: dict, rfc: frozenset[str], tier: str = SPECIFICATION) -> Outcome:
+def compare(case: dict[str, Any], verdict: dict[str, Any], rfc: frozenset[str], tier: str = SPECIFICATION) -> Outcome:
     """Hold a consumer's verdict to the case's verdict at `tier`: `result`, `history` (where stated),
     `entries` and the compared codes must match, and `withdrawn`/`changed` where the case states them."""
     expected = expected_at(case, tier)
