@@ -35,7 +35,9 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from .codes.catalog import CATALOG_STRAY_FILE
-from .jsonstrict import described, member, schema_words  # noqa: F401 (names shown or described, re-exported)
+from .jsonstrict import described as described  # re-exported: the names shown or described
+from .jsonstrict import member as member
+from .jsonstrict import schema_words as schema_words
 from .pointers import unescape
 from .refusal import Refusal, Replay, Report, Skip
 from .tree import id_order
@@ -385,7 +387,7 @@ def _texts(report: Report) -> list[str]:
         texts += [s.reason, s.reader or "", *s.kinds, *s.sources, *s.unchecked]
     texts += [r.reader for r in report.replays]
     reader = report.reader
-    if reader is not None and dataclasses.is_dataclass(reader):
+    if reader is not None and dataclasses.is_dataclass(reader) and not isinstance(reader, type):
         texts += [getattr(reader, name, None) or "" for name in ("name", "pinned", "fallback")]
     return texts
 
@@ -432,7 +434,8 @@ def cleared(report: Report) -> Report:
     it, in every refusal's and warning's path, entry and detail, the skips, the replay records, the checked and
     touched entries, the notes and the reader."""
     names = _refusal_names([*report.refusals, *report.warnings])
-    for s in [*report.skipped, *report.replays]:
+    records: list[Skip | Replay] = [*report.skipped, *report.replays]
+    for s in records:
         names += id_names(s.entry)
         names += [s.fixture] if isinstance(s.fixture, str) and _FIXTURE.fullmatch(s.fixture) else []
     for c in [*report.checked, *(report.touched or ())]:
@@ -452,7 +455,7 @@ def cleared(report: Report) -> Report:
         out.notes = [shown.text(n) for n in report.notes]
         out.gate_review = shown.text(report.gate_review) if report.gate_review is not None else None
         reader = report.reader
-        if reader is not None and dataclasses.is_dataclass(reader):
+        if reader is not None and dataclasses.is_dataclass(reader) and not isinstance(reader, type):
             changed = {name: shown.text(getattr(reader, name)) for name in ("name", "pinned", "fallback")
                        if isinstance(getattr(reader, name, None), str)
                        and shown.text(getattr(reader, name)) != getattr(reader, name)}
