@@ -18,6 +18,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,7 +133,7 @@ def read_pin(tree: Tree) -> PinRead:
 # --- the cache: one checkout per pinned commit ----------------------------------------------------
 
 
-def cache_root(environ: dict[str, str] | None = None) -> Path:
+def cache_root(environ: Mapping[str, str] | None = None) -> Path:
     """$EXCHANGE_READER_CACHE, else $XDG_CACHE_HOME/judgment-exchange/readers, else ~/.cache/…"""
     env = os.environ if environ is None else environ
     if env.get(CACHE_VARIABLE):
@@ -152,7 +153,7 @@ def _git_env() -> dict[str, str]:
     return env
 
 
-def _git(*args: str, cwd: str | Path | None = None) -> subprocess.CompletedProcess:
+def _git(*args: str, cwd: str | Path | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(["git", "-c", "core.autocrlf=false", "-c", "advice.detachedHead=false", *args],
                           cwd=cwd, env=_git_env(), capture_output=True, timeout=FETCH_TIMEOUT, check=False)
 
@@ -211,7 +212,7 @@ class ReaderChoice:
     pinned: str | None = None
     fallback: str | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str]:
         return {"name": self.name} | ({"pinned": self.pinned} if self.pinned else {}) \
             | ({"fallback": self.fallback} if self.fallback else {})
 

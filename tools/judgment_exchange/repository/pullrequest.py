@@ -4,7 +4,9 @@ and `--base auto`: the merge base with the upstream default branch (CONTRIBUTING
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..catalog import documents as docs
 from ..codes.repository import (
@@ -24,6 +26,8 @@ from ..tree import MISSING, GitTree, Tree, TreeError, id_order
 from .zone import ACKS, DOCUMENT, ENTRY, GATE, LEDGER, MANIFEST, PIN, ROWS, SKIPS, is_gate_file, kind_of  # noqa: F401
 
 AUTO = "auto"
+
+_K = TypeVar("_K")
 
 # Where `--base auto` looks for the upstream default branch, first that names a commit wins: the upstream
 # default branch as every command reads main (history/mainline.UPSTREAM_ORDER: a fork's `upstream`, then
@@ -115,7 +119,7 @@ def _touched(names: list[str]) -> list[str]:
     return _sorted(ids)
 
 
-def _sorted(ids) -> list[str]:
+def _sorted(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=id_order)
 
 
@@ -155,11 +159,12 @@ class Change:
         kept = {entry for entry, _ in self.items - self.removed} | set(self.directories) | set(self.rows)
         return _sorted({entry for entry, _ in self.removed} - kept)
 
-    def opened(self):
+    def opened(self) -> GitTree | None:
         """The merge base's GitTree, when `compare` opened one to read its rows or items (issue #20: the
         history check reads the base's ledger through it, the same repository handle and `cat-file`
         process); None otherwise. Not a field: a Change is compared by what it says, not by a handle."""
-        return self.__dict__.get("_opened")
+        opened: GitTree | None = self.__dict__.get("_opened")  # set by `compare` alone, to a GitTree
+        return opened
 
     def counted(self) -> list[str]:
         """The entries the repository's rules count: every touched entry, except that a change moving the
@@ -190,7 +195,7 @@ def _items(tree: Tree) -> dict[tuple[str, str], object] | None:
             if isinstance(item, dict) and isinstance(item.get("entry"), str) and isinstance(item.get("fixture"), str)}
 
 
-def _differing(before: dict | None, after: dict | None) -> set:
+def _differing(before: Mapping[_K, object] | None, after: Mapping[_K, object] | None) -> set[_K]:
     """The keys whose value differs between two readings; none when either cannot be read (the file's own
     refusal fails the gate then, and an entry it cannot hold by its pins gets every check)."""
     if before is None or after is None:
@@ -362,6 +367,7 @@ def _changes(repository: str, base: str, commit: str | None) -> tuple[list[str],
                 names = repo.git.diff("--name-only", "-z", "--no-renames", point).split("\0")
                 # untracked files, not ignored, by their exact names (-z: no quoting to undo); git status would
                 # also refresh every tracked file's stat, which the diff above has already compared
+                assert untracked is not None  # started above when commit is None
                 names += untracked.result().split("\0")
             else:
                 names = repo.git.diff("--name-only", "-z", "--no-renames", point, commit).split("\0")
@@ -405,6 +411,7 @@ class _Untracked:
         self.join()
         if self._error is not None:
             raise self._error
+        assert self._out is not None  # _run stored the listing, or its exception, raised above
         return self._out
 
 

@@ -21,7 +21,16 @@ is no answer: the refusal keeps the verifier's words. Nothing is read unless a f
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from git import Repo  # GitPython, imported at run time only where a repository is opened (History._open)
+    from git.objects import Commit
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 PREPARATION = "preparation.json"
 _ORDER = ("case.json", "sources.json", "profiles.json", "binding.json")
@@ -58,14 +67,14 @@ class History:
 
     def __init__(self, repository: str | None, head: str | None = None, base: str | None = None) -> None:
         self.repository, self.head, self.base = repository, head, base
-        self._repo = None
+        self._repo: Repo | None = None
         self._opened = False
         self.prefix = ""
 
     def __enter__(self) -> History:
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -73,7 +82,7 @@ class History:
             self._repo.close()
             self._repo = None
 
-    def _open(self):
+    def _open(self) -> Repo | None:
         if self._opened:
             return self._repo
         self._opened = True
@@ -94,11 +103,12 @@ class History:
         self._repo = repo
         return repo
 
-    def _blob(self, commit, path: str) -> bytes | None:
+    def _blob(self, commit: Commit, path: str) -> bytes | None:
         try:
-            return (commit.tree / path).data_stream.read()
+            data: bytes = (commit.tree / path).data_stream.read()  # gitdb's stream is untyped: a blob's bytes
         except KeyError:
             return None
+        return data
 
     def recording(self, fixture_path: str, files: dict[str, bytes | None]) -> Recording | None:
         """The recording `fixture_path` (catalog-relative) differs from, given its files as checked (`files`:
@@ -108,22 +118,24 @@ class History:
             return None
         return self._asked(self._recording, fixture_path, files, prepared)
 
-    def _asked(self, question, *args):
+    def _asked(self, question: Callable[Concatenate[Repo, _P], _T | None], *args: _P.args, **kwargs: _P.kwargs
+               ) -> _T | None:
         """`question(repo, *args)` on the opened repository; None when there is no repository or its history
         cannot be read (an unreadable history is no answer, never a failure of the check)."""
         repo = self._open()
         if repo is None:
             return None
         try:
-            return question(repo, *args)
+            return question(repo, *args, **kwargs)
         except Exception:  # noqa: BLE001 - any reading failure of GitPython's is no answer
             return None
 
-    def _recording(self, repo, fixture_path: str, files: dict[str, bytes | None], prepared: bytes
+    def _recording(self, repo: Repo, fixture_path: str, files: dict[str, bytes | None], prepared: bytes
                    ) -> Recording | None:
         path = f"{self.prefix}{fixture_path}"
         head = self.head or "HEAD"
-        at, is_base = None, False
+        at: Commit | None = None
+        is_base = False
         if self.base is not None:
             base = repo.commit(self.base)
             held = self._blob(base, f"{path}/{PREPARATION}")
@@ -139,7 +151,9 @@ class History:
             at = repo.commit(found)
             if self._blob(at, f"{path}/{PREPARATION}") != prepared:
                 return None
-        changed, added, removed = [], [], []
+        changed: list[str] = []
+        added: list[str] = []
+        removed: list[str] = []
         for name in _ORDER:
             recorded, now = self._blob(at, f"{path}/{name}"), files.get(name)
             if recorded == now:
@@ -161,7 +175,8 @@ class History:
             return None
         return self._asked(self._pinned_preparation, fixture_path, pinned, files)
 
-    def _pinned_preparation(self, repo, fixture_path: str, pinned: str, files: dict[str, bytes | None]) -> str | None:
+    def _pinned_preparation(self, repo: Repo, fixture_path: str, pinned: str, files: dict[str, bytes | None]
+                            ) -> str | None:
         import hashlib
 
         path = f"{self.prefix}{fixture_path}"

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..codes.repository import BASE_UNREADABLE, SIGNOFF_MISSING
 from ..gitfail import reason
 from ..refusal import Refusal
+
+if TYPE_CHECKING:
+    from git import Repo  # GitPython, imported at run time only where a repository is opened (check_signoff)
 
 CODE = SIGNOFF_MISSING
 KEY = "signed-off-by"
@@ -202,7 +206,7 @@ WHY_CHECKED = {
 }
 
 
-def git_version(repo) -> tuple[int, ...]:
+def git_version(repo: Repo) -> tuple[int, ...]:
     """The version of the git GitPython runs (`git version`), as numbers; () when it cannot be read."""
     try:
         return tuple(repo.git.version_info)
@@ -210,7 +214,7 @@ def git_version(repo) -> tuple[int, ...]:
         return ()
 
 
-def merge_change(repo, text: CommitText, merge_tree: bool) -> str | None:
+def merge_change(repo: Repo, text: CommitText, merge_tree: bool) -> str | None:
     """Why a merge commit carries change (a WHY_CHECKED key), or None for a clean merge of two parents:
     its tree is exactly what `git merge-tree --write-tree P1 P2` writes (exit 0, the tree id on its
     first line; git writes that tree's objects to the object database, nothing else). `merge_tree` is
@@ -244,7 +248,7 @@ class HeadUnresolved(Exception):
     """--head names no commit in the repository (a bad invocation)."""
 
 
-def _commit_id(repo, rev: str) -> str:
+def _commit_id(repo: Repo, rev: str) -> str:
     """The id of the commit `rev` names (a tag peeled), held by the object database; raises when it
     names none (GitPython resolves a 40-hex id without reading it, so its object is looked up)."""
     commit = repo.commit(rev)
@@ -270,7 +274,7 @@ class SignoffReport:
     def passed(self) -> bool:
         return not self.refusals
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "result": "pass" if self.passed else "fail",
             "base": self.base,

@@ -9,6 +9,7 @@ only, as RFC 0019 §4 does. Nothing here quotes a value the file's author wrote 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -97,7 +98,7 @@ def read_acknowledgements(tree: Tree) -> Acknowledgements:
     return out
 
 
-def _named(value: str, pattern) -> str | None:
+def _named(value: str, pattern: re.Pattern[str]) -> str | None:
     return value if pattern.fullmatch(value) else None
 
 
