@@ -204,7 +204,7 @@ def _parent(path: str) -> str:
     return path.rsplit("/", 1)[0] if "/" in path else "."
 
 
-def _hidden(refusals: list[Refusal], root: str, flagged: dict) -> list[Refusal]:
+def _hidden(refusals: list[Refusal], root: str, flagged: dict[str, list[tuple[str, str]]]) -> list[Refusal]:
     """Refusals whose path passes through a name that holds a shape name the nearest clean directory instead."""
     if not flagged:
         return refusals

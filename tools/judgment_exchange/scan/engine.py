@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from operator import add, itemgetter, methodcaller
-from typing import Callable, Iterable, Iterator, Pattern
+from typing import Callable, Iterable, Iterator, Pattern, TypeGuard
 
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -93,7 +93,7 @@ from ..codes.shapes import (
 from . import plugins as ours
 from .prefilter import KEYWORD_WORDS, PREFILTERS, Lookup, keyword_patterns_hold_the_denylist, lookup_order, present
 
-STANDARD_PLUGINS: tuple[type, ...] = (
+STANDARD_PLUGINS: tuple[type[BasePlugin], ...] = (
     ArtifactoryDetector,
     AWSKeyDetector,
     AzureStorageKeyDetector,
@@ -184,7 +184,7 @@ class Hit:
 class Engine:
     """One instance of every plugin, standard and ours, applied line by line."""
 
-    def __init__(self, plugin_types: Iterable[type] = STANDARD_PLUGINS + ours.OUR_PLUGINS) -> None:
+    def __init__(self, plugin_types: Iterable[type[BasePlugin]] = STANDARD_PLUGINS + ours.OUR_PLUGINS) -> None:
         self.plugins: list[BasePlugin] = [t() for t in plugin_types]
         for plugin in self.plugins:
             if isinstance(plugin, HighEntropyStringsPlugin):
@@ -247,7 +247,7 @@ class Engine:
             w for low in found_lower & self.cased_by_lower.keys() for w in self.cased_by_lower[low] if w in whole
         }
         hits: list[Hit] = []
-        entropies: dict = {}
+        entropies = Reuse()
         verdicts: dict[tuple[str, str, tuple[bool, bool]], bool] = {}
 
         def passes(plugin: BasePlugin, value: str, text: str) -> bool:
@@ -429,7 +429,7 @@ def _literal_holding_rows(lower: frozenset[str], cased: frozenset[str]) -> Locat
     return locate
 
 
-def _pattern_rows(patterns: tuple[Pattern, ...], lower: bool = False) -> Locator:
+def _pattern_rows(patterns: tuple[Pattern[str], ...], lower: bool = False) -> Locator:
     """Rows where a match of one of the patterns begins: a match in one row alone is a match in the joined text.
 
     After a match, the search resumes at the next row, so a match that runs on past a row's end
@@ -454,7 +454,7 @@ def _pattern_rows(patterns: tuple[Pattern, ...], lower: bool = False) -> Locator
 
 
 def _pattern_in_literal_rows(
-    patterns: tuple[Pattern, ...], lower: bool, literals_lower: frozenset[str], literals_cased: frozenset[str]
+    patterns: tuple[Pattern[str], ...], lower: bool, literals_lower: frozenset[str], literals_cased: frozenset[str]
 ) -> Locator:
     """Rows holding one of the literals found and a match of one of the patterns within the row.
 
@@ -489,14 +489,14 @@ def _shortest_above(limit: float) -> int:
     return n
 
 
-def _analysis_is(plugin: BasePlugin, base: type) -> bool:
+def _analysis_is(plugin: BasePlugin, base: type[HighEntropyStringsPlugin | KeywordDetector]) -> bool:
     """Whether the plugin is a `base` whose line and string analysis are `base`'s own, not overridden."""
     kind = type(plugin)
     return isinstance(plugin, base) and kind.analyze_line is base.analyze_line \
         and kind.analyze_string is base.analyze_string
 
 
-def _is_entropy_plugin(plugin: BasePlugin) -> bool:
+def _is_entropy_plugin(plugin: BasePlugin) -> TypeGuard[HighEntropyStringsPlugin]:
     """A high-entropy plugin whose line analysis is detect-secrets' own (quoted runs, then the entropy limit)."""
     return _analysis_is(plugin, HighEntropyStringsPlugin)
 
@@ -528,7 +528,21 @@ def _locator(plugin: BasePlugin) -> tuple[Trigger | None, Locator]:
     return trigger, _literal_holding_rows(condition.lower, condition.cased)
 
 
-Finder = Callable[[list[tuple[int, str]], str, list[int], dict, Callable[[int, str], bool] | None], dict[int, set[str]]]
+@dataclass
+class Reuse:
+    """What one scan_lines call's finders share (`_finder`)."""
+
+    marked: dict[str, str] = field(default_factory=dict)
+    """The joined rows with an alphabet marked, by alphabet."""
+    passes: dict[tuple[Callable[[HighEntropyStringsPlugin, str], float], str, float], dict[str, bool]] = field(
+        default_factory=dict
+    )
+    """Whether a string's entropy passes, by computation (the entropy function, the alphabet, the limit)."""
+
+
+Finder = Callable[
+    [list[tuple[int, str]], str, list[int], Reuse, Callable[[int, str], bool] | None], dict[int, set[str]]
+]
 """The values a plugin finds on each row, given the rows, the rows joined, the row starts, the call's
 reuse (entropies by computation, the joined rows with an alphabet marked, by alphabet) and the values to skip."""
 
@@ -577,16 +591,16 @@ def _finder(plugin: BasePlugin) -> Finder | None:
     ceiling = limit - _MARGIN
 
     def find(
-        numbered: list[tuple[int, str]], whole: str, starts: list[int], known: dict,
+        numbered: list[tuple[int, str]], whole: str, starts: list[int], known: Reuse,
         skip: Callable[[int, str], bool] | None = None,
     ) -> dict[int, set[str]]:
         if plugin.regex is not regex:
             raise ValueError("the plugin's pattern changed")
-        marked = known.get(plugin.charset)
+        marked = known.marked.get(plugin.charset)
         if marked is None:
-            marked = known[plugin.charset] = whole.translate(alphabet)
+            marked = known.marked[plugin.charset] = whole.translate(alphabet)
         found: dict[int, set[str]] = {}
-        passes: dict[str, bool] = known.setdefault(computation, {})
+        passes: dict[str, bool] = known.passes.setdefault(computation, {})
         n = len(whole)
 
         def keep(row: int, value: str) -> None:
@@ -651,8 +665,10 @@ def _values(plugin: BasePlugin) -> Values:
     }
 
 
-def _is_known_keyword_plugin(plugin: BasePlugin) -> bool:
-    return _analysis_is(plugin, KeywordDetector) and plugin.keyword_exclude is None
+def _is_known_keyword_plugin(plugin: BasePlugin) -> TypeGuard[KeywordDetector]:
+    # the isinstance is _analysis_is' own first test, repeated for mypy (it narrows where a bool cannot)
+    return isinstance(plugin, KeywordDetector) and _analysis_is(plugin, KeywordDetector) \
+        and plugin.keyword_exclude is None
 
 
 def _keyword_values(plugin: KeywordDetector) -> Values:

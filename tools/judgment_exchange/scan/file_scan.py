@@ -102,7 +102,7 @@ def _exempt_skip(relpath: str, text: str, lines: list[str]) -> Callable[[int, st
     """
     if not hex_members(relpath):
         return None
-    read: list = []  # [whether every string of a value is exempt], once read
+    read: list[Callable[[str], bool]] = []  # [whether every string of a value is exempt], once read
     asked: dict[tuple[int, str], bool] = {}
 
     def skip(number: int, value: str) -> bool:

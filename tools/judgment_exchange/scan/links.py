@@ -34,7 +34,7 @@ class LinkFinding:
     what: str
 
 
-_NEEDS: tuple[tuple[re.Pattern, str], ...] = ((_INLINE, "]("), (_REFERENCE, "]:"), (_AUTOLINK, "<"))
+_NEEDS: tuple[tuple[re.Pattern[str], str], ...] = ((_INLINE, "]("), (_REFERENCE, "]:"), (_AUTOLINK, "<"))
 """Each link pattern with a part every match of it holds: a line without that part is not searched for it."""
 
 

@@ -13,7 +13,7 @@ from typing import Iterator
 
 _NOT_AFTER_PATH = r"(?<![\w.~/\\%-])"
 
-LOCAL_PATHS: tuple[tuple[str, re.Pattern], ...] = (
+LOCAL_PATHS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("home directory path", re.compile(_NOT_AFTER_PATH + r"/(?:home|Users)/[A-Za-z0-9_.$@+-]+")),
     ("root's home directory path", re.compile(_NOT_AFTER_PATH + r"/root(?=/|$|[\s\"'`)\]},;:])")),
     ("mounted drive path", re.compile(_NOT_AFTER_PATH + r"/mnt/[a-zA-Z](?=/|$|[\s\"'`)\]},;])")),

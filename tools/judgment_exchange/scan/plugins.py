@@ -12,7 +12,7 @@ import binascii
 import re
 from typing import Generator, Iterable, Pattern
 
-from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
 from detect_secrets.plugins.high_entropy_strings import HexHighEntropyString
 
 _B = r"(?<![A-Za-z0-9])"
@@ -27,7 +27,7 @@ class _ShapeDetector(RegexBasedDetector):
     """A regex detector whose values pass `accept` before they are findings."""
 
     secret_type = "abstract"
-    denylist: Iterable[Pattern] = ()
+    denylist: Iterable[Pattern[str]] = ()
 
     def accept(self, value: str) -> bool:
         return True
@@ -226,7 +226,7 @@ class UnquotedHexDetector(HexHighEntropyString):
         self.regex = UNQUOTED_HEX
 
 
-OUR_PLUGINS: tuple[type, ...] = (
+OUR_PLUGINS: tuple[type[BasePlugin], ...] = (
     AzureDevOpsTokenDetector,
     DatabricksTokenDetector,
     GitHubTokenDetector,

@@ -135,7 +135,7 @@ class Prefilter:
     """Literals looked up in the text's lower case."""
     cased: frozenset[str] = frozenset()
     """Literals looked up in the text as written."""
-    rows: tuple[Pattern, ...] = ()
+    rows: tuple[Pattern[str], ...] = ()
     """Patterns searched over the lines joined; every line a match of the plugin's patterns lies in holds a match."""
     rows_lower: bool = False
     """Whether `rows` are searched in the lower case."""
@@ -144,7 +144,7 @@ class Prefilter:
     rather than in each line holding a literal."""
 
 
-def _source(patterns: Iterable[Pattern]) -> tuple[tuple[str, int], ...]:
+def _source(patterns: Iterable[Pattern[str]]) -> tuple[tuple[str, int], ...]:
     return tuple((p.pattern, p.flags) for p in patterns)
 
 
@@ -162,7 +162,7 @@ def _keyword_words() -> frozenset[str]:
 KEYWORD_WORDS: frozenset[str] = _keyword_words()
 
 
-def keyword_patterns() -> tuple[Pattern, ...]:
+def keyword_patterns() -> tuple[Pattern[str], ...]:
     """Every pattern detect-secrets' keyword plugin runs, for every file type."""
     tables = [keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, *keyword.REGEX_BY_FILETYPE.values()]
     return tuple(dict.fromkeys(p for table in tables for p in table))
@@ -309,7 +309,7 @@ class Lookup:
     stands and the literal stands around it, each anchor's literals with their anchor's place in them, and the
     shortest literals, which stand almost everywhere, each looked up alone."""
 
-    pattern: Pattern | None
+    pattern: Pattern[str] | None
     anchored: dict[str, tuple[tuple[str, int], ...]]
     """Anchor character → the literals anchored at it, each with the index of its anchor in it."""
     short: tuple[str, ...]
@@ -334,7 +334,9 @@ depends on it: the anchors are chosen so that the search stops at as few positio
 def _anchors(words: list[str]) -> dict[str, int]:
     """Each word's anchor (an index into it): the characters chosen cover every word (a greedy weighted cover,
     then every character the others already cover dropped), each word anchored at its rarest chosen one."""
-    weight = lambda c: FREQUENCY.get(c, 0)  # noqa: E731 — a character not listed is rare
+    def weight(c: str) -> int:
+        return FREQUENCY.get(c, 0)  # a character not listed is rare
+
     chosen: list[str] = []
     left = set(words)
     while left:

@@ -18,7 +18,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add
-from typing import Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, cast
 
 from ..codes.shapes import LOCAL_PATH
 
@@ -86,7 +86,7 @@ def _decoded(raw: str) -> str:
     if "\\" not in raw:
         return raw[1:-1]
     try:
-        return json.loads(raw)
+        return cast(str, json.loads(raw))  # raw is one JSON string's text (a _STRING match): json reads a str
     except ValueError:
         raise _NotJson from None
 
@@ -108,7 +108,7 @@ def strings(text: str, holding: Mapping[int, list[int]] | None = None) -> list[T
         return None
 
 
-class _Members(list):
+class _Members(list[tuple[str, Any]]):
     """An object's members in order, duplicates kept (json's object_pairs_hook)."""
 
 
@@ -130,6 +130,7 @@ def _by_json(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
     except (ValueError, RecursionError):
         return None
     place = _Lines(text)
+    spans: list[tuple[int, int]] | dict[int, tuple[int, int]]
     if wanted is None:
         spans = [m.span() for m in _STRING.finditer(text)]
         keep = list(range(len(spans)))
@@ -181,7 +182,7 @@ class _Lines:
 
     def offsets(self, wanted: Mapping[int, list[int]]) -> list[tuple[int, int]]:
         """(line, offset) of each wanted column, in order of offset, on the lines the text has."""
-        out = []
+        out: list[tuple[int, int]] = []
         for line in sorted(wanted):
             if 1 <= line <= len(self.starts):
                 base = self.starts[line - 1]
@@ -246,7 +247,7 @@ def _nth_strings(value: object, indices: list[int]) -> list[tuple[list[str], boo
         if want < 0:
             raise _Found
 
-    def visit(node: list) -> None:
+    def visit(node: list[Any]) -> None:  # a JSON array or object (_Members) as json read it
         nonlocal count
         path.append("")
         if type(node) is _Members:
@@ -279,7 +280,7 @@ def _nth_strings(value: object, indices: list[int]) -> list[tuple[list[str], boo
         if type(value) is str:
             take(False, value)
         elif type(value) is list or type(value) is _Members:
-            visit(value)  # type: ignore[arg-type]
+            visit(value)
     except _Found:
         pass
     return out
@@ -291,6 +292,16 @@ _VALUE = re.compile("(" + _STRING.pattern + r")[ \t\r\n]*", re.S)
 """A string value and the space after it."""
 
 
+class _Frame:
+    """An object or array the walk is in: its opening character, and the index of its element read (an array's)."""
+
+    __slots__ = ("opening", "index")
+
+    def __init__(self, opening: str) -> None:
+        self.opening = opening
+        self.index = 0
+
+
 def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] | None:
     starts = line_starts(text)
     tokens: list[Token] = []
@@ -300,9 +311,9 @@ def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
         if t is not None:
             kept(t)
 
-    stack: list[list] = []
+    stack: list[_Frame] = []
     path: list[str] = []
-    space = _SPACE.match
+    space = cast(Callable[[str, int], re.Match[str]], _SPACE.match)  # [ \t\r\n]* matches at every position
     key_at = _KEY.match
     value_at = _VALUE.match
     surrogates = _SURROGATE.search(text) is not None or "\\u" in text
@@ -310,7 +321,7 @@ def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
     expect_value = True
     n = len(text)
 
-    def token(m: re.Match, key: str | None, decoded: str) -> Token | None:
+    def token(m: re.Match[str], key: str | None, decoded: str) -> Token | None:
         at = m.start()
         line = bisect_right(starts, at)
         col = at - starts[line - 1]
@@ -345,7 +356,7 @@ def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
         ch = text[pos]
         if expect_value:
             if ch == "{" or ch == "[":
-                stack.append([ch, 0])
+                stack.append(_Frame(ch))
                 pos = space(text, pos + 1).end()
                 if pos < n and text[pos] == ("}" if ch == "{" else "]"):
                     stack.pop()
@@ -384,9 +395,9 @@ def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
         if ch == ",":
             pos = space(text, pos + 1).end()
             path.pop()
-            if frame[0] == "[":
-                frame[1] += 1
-                path.append(str(frame[1]))
+            if frame.opening == "[":
+                frame.index += 1
+                path.append(str(frame.index))
             else:
                 m = key_at(text, pos)
                 if not m:
@@ -397,7 +408,7 @@ def _strings(text: str, wanted: Mapping[int, list[int]] | None) -> list[Token] |
                 pos = m.end()
             expect_value = True
             continue
-        if ch == ("}" if frame[0] == "{" else "]"):
+        if ch == ("}" if frame.opening == "{" else "]"):
             stack.pop()
             path.pop()
             pos = space(text, pos + 1).end()
@@ -418,7 +429,7 @@ POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*", re.S)
 SECRETS = "secret-"
 LOCAL = LOCAL_PATH
 
-_RECEIPT: tuple[tuple[Path, re.Pattern], ...] = (
+_RECEIPT: tuple[tuple[Path, re.Pattern[str]], ...] = (
     (("receipt", "signature"), HEX128),
     (("receipt", "prevSignature"), HEX128),
     (("receipt", "keyId"), HEX32),
@@ -435,13 +446,15 @@ _RECEIPT: tuple[tuple[Path, re.Pattern], ...] = (
 """Receipt (gateway §1.2a, version 3) and salt members (dialect §5.2) that hold hex by their form."""
 
 
-def _under(prefixes: tuple[Path, ...], members: tuple[tuple[Path, re.Pattern], ...]):
+def _under(
+    prefixes: tuple[Path, ...], members: tuple[tuple[Path, re.Pattern[str]], ...]
+) -> tuple[tuple[Path, re.Pattern[str]], ...]:
     return tuple((prefix + suffix, form) for prefix in prefixes for suffix, form in members)
 
 
 _ACQUISITION_PREFIXES: tuple[Path, ...] = (("*", "response"), ("*", "response", "result", "responses", "*"))
 
-HEX_MEMBERS: dict[str, tuple[tuple[Path, re.Pattern], ...]] = {
+HEX_MEMBERS: dict[str, tuple[tuple[Path, re.Pattern[str]], ...]] = {
     "entry.json": (
         (("dialect", "digest"), DIGEST),
         (("output", "digest"), DIGEST),
@@ -498,7 +511,7 @@ def exempt_from_secrets(relpath: str, token: Token) -> bool:
     return _exempt_at(hex_members(relpath), token.path, token.value)
 
 
-def _exempt_at(members: tuple[tuple[Path, re.Pattern], ...], path: Path, value: str) -> bool:
+def _exempt_at(members: tuple[tuple[Path, re.Pattern[str]], ...], path: Path, value: str) -> bool:
     for pattern, form in members:
         if _matches(pattern, path) and form.fullmatch(value):
             return True
@@ -509,7 +522,7 @@ _QUOTED = re.compile('"([^"]*)"')
 """A string of a JSON text without a backslash: from a quote to the next (every quote there opens or closes one)."""
 
 
-def exempt_strings(relpath: str, text: str) -> tuple[Counter, Counter] | None:
+def exempt_strings(relpath: str, text: str) -> tuple[Counter[str], Counter[str]] | None:
     """How many strings of each value `exempt_from_secrets` exempts, and how many strings of each value the text
     holds, for a JSON text json reads and that holds no backslash; None for any other text.
 
@@ -524,7 +537,7 @@ def exempt_strings(relpath: str, text: str) -> tuple[Counter, Counter] | None:
         value = json.loads(text, object_pairs_hook=_Members, parse_constant=_reject)
     except (ValueError, RecursionError):
         return None
-    exempt: Counter = Counter()
+    exempt: Counter[str] = Counter()
     root = _member_trie(relpath)
     if root[0]:
         try:
@@ -557,7 +570,7 @@ def exempt_values(relpath: str, text: str) -> Callable[[str], bool] | None:
         value = json.loads(text, parse_constant=_reject)
     except (ValueError, RecursionError):
         return None
-    exempt: Counter = Counter()
+    exempt: Counter[str] = Counter()
     root = _member_trie(relpath)
     if root[0]:
         try:
@@ -586,8 +599,13 @@ class _State(NamedTuple):
     """`_next` of a set of trie steps, made once: where each name named leads and where any other name leads,
     each as (a test of the forms of the paths ending there or None, the state going on or None)."""
 
-    by_name: dict
-    other: tuple | None
+    by_name: dict[str, _Lead]
+    other: _Lead | None
+
+
+_Lead = tuple[Callable[[str], object] | None, "_State | None"]
+"""Where a name leads: a test of the forms of the paths ending there (None: none ends there), the state going on
+(None: no path goes on)."""
 
 
 _STATES: dict[tuple[int, ...], _State] = {}
@@ -600,7 +618,7 @@ def _state(steps: tuple[_Trie, ...]) -> _State:
     if found is None:
         by_name, other = _next(steps)
 
-        def lead(step: tuple) -> tuple:
+        def lead(step: _Step) -> _Lead:
             forms, deeper = step
             return _fullmatch(forms), (_state(deeper) if deeper else None)
 
@@ -609,7 +627,7 @@ def _state(steps: tuple[_Trie, ...]) -> _State:
     return found
 
 
-def _fullmatch(forms: tuple) -> Callable[[str], object] | None:
+def _fullmatch(forms: tuple[re.Pattern[str], ...]) -> Callable[[str], object] | None:
     """A test whether a string fully matches one of the forms (None: no form): `any(form.fullmatch …)`."""
     if not forms:
         return None
@@ -621,16 +639,18 @@ def _fullmatch(forms: tuple) -> Callable[[str], object] | None:
 _CONTAINERS = (dict, list)
 
 
-def _follow_values(node: object, state: _State, exempt: Counter) -> None:
+def _follow_values(node: object, state: _State, exempt: Counter[str]) -> None:
     """`_follow` over json's own reading (dicts): the same strings counted, for a text without a name given
     twice in one object (the trie's steps made into states once, `_state`). Where no step goes on from a
     name but from those named, only those are looked up."""
     by_name, other = state
     if type(node) is dict:
-        if other is None and len(by_name) < len(node):  # type: ignore[arg-type]
-            members = ((name, node[name], lead) for name, lead in by_name.items() if name in node)  # type: ignore[index,operator]
+        if other is None and len(by_name) < len(node):
+            members: Iterator[tuple[str, object, _Lead | None]] = (
+                (name, node[name], lead) for name, lead in by_name.items() if name in node
+            )
         else:
-            members = ((name, item, by_name.get(name, other)) for name, item in node.items())  # type: ignore[attr-defined]
+            members = ((name, item, by_name.get(name, other)) for name, item in node.items())
         for name, item, lead in members:
             if lead is None:
                 continue
@@ -643,7 +663,7 @@ def _follow_values(node: object, state: _State, exempt: Counter) -> None:
             if deeper is not None and type(item) in _CONTAINERS:
                 _follow_values(item, deeper, exempt)
     elif type(node) is list:
-        for index, item in enumerate(node):  # type: ignore[arg-type]
+        for index, item in enumerate(node):
             lead = by_name.get(str(index), other) if by_name else other
             if lead is None:
                 continue
@@ -654,7 +674,7 @@ def _follow_values(node: object, state: _State, exempt: Counter) -> None:
                 _follow_values(item, deeper, exempt)
 
 
-_Trie = tuple[dict, tuple]
+_Trie = tuple[dict[str, "_Trie"], list[re.Pattern[str]]]
 """A step of the hex members' paths: the next steps by name ("*" any name or index), the forms of the paths
 ending here."""
 
@@ -668,18 +688,18 @@ def _member_trie(relpath: str) -> _Trie:
 def _trie_of(documents: tuple[str, ...]) -> _Trie:
     """The trie of the hex members of the document patterns given (few: the keys of HEX_MEMBERS). Kept for the
     process's life, so that `_NEXT` may know its steps by their ids."""
-    root: _Trie = ({}, ())
+    root: _Trie = ({}, [])
     for pattern, form in (member for document in documents for member in HEX_MEMBERS[document]):
         node = root
         for step in pattern:
             if step not in node[0]:
                 node[0][step] = ({}, [])
             node = node[0][step]
-        node[1].append(form)  # type: ignore[attr-defined]
+        node[1].append(form)
     return root
 
 
-_Step = tuple[tuple, tuple]
+_Step = tuple[tuple[re.Pattern[str], ...], tuple[_Trie, ...]]
 """Where a name leads from a set of trie steps: the forms of the paths ending there, the steps going on."""
 
 _NEXT: dict[tuple[int, ...], tuple[dict[str, _Step], _Step | None]] = {}
@@ -707,11 +727,11 @@ def _next(steps: tuple[_Trie, ...]) -> tuple[dict[str, _Step], _Step | None]:
     return found
 
 
-def _follow(node: object, steps: tuple[_Trie, ...], exempt: Counter) -> None:
+def _follow(node: object, steps: tuple[_Trie, ...], exempt: Counter[str]) -> None:
     """Count the exempt strings below `node`, reached by the trie steps `steps` (every path at once)."""
     by_name, other = _next(steps)
     if type(node) is _Members:
-        for name, item in node:  # type: ignore[attr-defined]
+        for name, item in node:
             lead = by_name.get(name, other)
             if lead is None:
                 continue
@@ -724,7 +744,7 @@ def _follow(node: object, steps: tuple[_Trie, ...], exempt: Counter) -> None:
             if deeper:
                 _follow(item, deeper, exempt)
     elif type(node) is list:
-        for index, item in enumerate(node):  # type: ignore[arg-type]
+        for index, item in enumerate(node):
             lead = by_name.get(str(index), other) if by_name else other
             if lead is None:
                 continue
@@ -735,13 +755,13 @@ def _follow(node: object, steps: tuple[_Trie, ...], exempt: Counter) -> None:
                 _follow(item, deeper, exempt)
 
 
-def hex_members(relpath: str) -> tuple[tuple[Path, re.Pattern], ...]:
+def hex_members(relpath: str) -> tuple[tuple[Path, re.Pattern[str]], ...]:
     """The hex members (HEX_MEMBERS) of every document pattern the path matches, in the table's order."""
     return _members_of(_documents(relpath))
 
 
 @lru_cache(maxsize=None)
-def _members_of(documents: tuple[str, ...]) -> tuple[tuple[Path, re.Pattern], ...]:
+def _members_of(documents: tuple[str, ...]) -> tuple[tuple[Path, re.Pattern[str]], ...]:
     return tuple(member for document in documents for member in HEX_MEMBERS[document])
 
 
