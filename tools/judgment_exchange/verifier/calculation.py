@@ -19,7 +19,8 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def calculation_answer(value: Any, calculator: dict, declared: dict, scope: dict, now: int) -> dict | str:
+def calculation_answer(value: Any, calculator: dict[str, Any], declared: dict[str, Any], scope: dict[str, Any],
+                       now: int) -> dict[str, Any] | str:
     """The answer's calculation object when §7's checks hold, else why it is calculation-invalid."""
     answer = value.get("calculation") if isinstance(value, dict) else None
     if not isinstance(answer, dict) or set(answer) != {"calculator", "status", "inputs", "asOf"}:
@@ -49,7 +50,10 @@ def calculation_answer(value: Any, calculator: dict, declared: dict, scope: dict
         for table, limit in tables.items():
             if table not in answer["asOf"]:
                 return f"computed, but the table {table!r} is not reported"
-            at = instant(answer["asOf"][table])
-            if at < now - integer(limit) or at > now + SKEW:
+            at, age = instant(answer["asOf"][table]), integer(limit)
+            # each asOf was held to an instant above; the form check holds each table's limit to an integer
+            # (dialect/sources.py)
+            assert at is not None and age is not None
+            if at < now - age or at > now + SKEW:
                 return f"the table {table!r} is as of {answer['asOf'][table]}, outside its limit"
     return answer

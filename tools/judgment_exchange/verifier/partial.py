@@ -49,7 +49,7 @@ class Partial:
     unchecked: list[str] = field(default_factory=list)
 
 
-def unread_sources(dialect: Any, readable: frozenset) -> tuple[list[str], list[str]]:
+def unread_sources(dialect: Any, readable: frozenset[str]) -> tuple[list[str], list[str]]:
     """The kinds of the dialect's sources the verifier does not read (in order of first use), and those
     sources as /sources/N pointers. A kind passed the form check (a closed set) before it is named."""
     kinds: list[str] = []
@@ -67,13 +67,15 @@ def unread_sources(dialect: Any, readable: frozenset) -> tuple[list[str], list[s
 class _PartialRun(_Run):
     """recompute.py's run with the sources of unread kinds opaque: their claims are not known."""
 
-    def __init__(self, inputs: Inputs, readable: frozenset) -> None:
+    def __init__(self, inputs: Inputs, readable: frozenset[str]) -> None:
         super().__init__(inputs)
         self.readable = readable
         self.result = Partial()
         self.at = "the case"
 
-    def run(self) -> Found | Refused | Partial:
+    def run_partial(self) -> Found | Refused | Partial:
+        """recompute.py's run (_Run.run) with the sources of unread kinds opaque, and no preparation."""
+        stop: Found | Refused | None
         sources = self.dialect.get("sources", [])
         for index, source in enumerate(sources):
             self.at = f"/sources/{index}"
@@ -97,11 +99,11 @@ class _PartialRun(_Run):
             return stop
         return self.result
 
-    def pin_mismatch(self, source: dict) -> str | None:
+    def pin_mismatch(self, source: dict[str, Any]) -> str | None:
         """§5.1's pin for a source of an unread kind that names a profile (recompute.py's check)."""
         return super().pin_mismatch(source) if "profile" in source else None
 
-    def unread(self, source: dict) -> Found | None:
+    def unread(self, source: dict[str, Any]) -> Found | None:
         """A source of an unread kind: opaque. A local-file source has no acquisition (§5.2)."""
         if source.get("provider") == "local-file" and source["name"] in self.inputs.acquisitions:
             return Found(codes.ACQUISITION_UNEXPECTED, f"{self.at}: a local-file source has an acquisition")
@@ -109,14 +111,14 @@ class _PartialRun(_Run):
         self.by_name[state.name] = state  # not an outcome: its class and targets are its kind's, unread
         return None
 
-    def receipted(self, state: Source, response: dict, request: Any, result: Any, profile: dict,
+    def receipted(self, state: Source, response: dict[str, Any], request: Any, result: Any, profile: dict[str, Any],
                   what: str) -> Found | None:
         found = super().receipted(state, response, request, result, profile, what)
         if found is None:
             self.result.receipts += 1
         return found
 
-    def read(self, state: Source, source: dict, member: Any) -> Found | Refused | None:
+    def read(self, state: Source, source: dict[str, Any], member: Any) -> Found | Refused | None:
         reads_from = source["read"].get("sources", []) if source["kind"] == "research" else []
         if not state.unknown and not any(self.by_name[n].opaque for n in reads_from):
             if member is None:
@@ -145,6 +147,7 @@ class _PartialRun(_Run):
             found = self.research_receipts(state, response)
             commits = "receipt" in response
         else:
+            assert state.profile is not None  # start() gave the source its pinned profile
             found = self.receipted(state, response, request, response["result"], state.profile, self.at)
             commits = True
         if found is not None:
@@ -161,7 +164,7 @@ def _names(template: Any) -> set[str]:
     return committed | shared
 
 
-def check_readable(docs: Documents, readable: frozenset = READABLE_KINDS,
+def check_readable(docs: Documents, readable: frozenset[str] = READABLE_KINDS,
                    checked: Any = None) -> Refused | Found | Partial:
     """Every check of a fixture the verifier skips as kind-unread that does not need an unread source's claim.
 
@@ -177,11 +180,11 @@ def check_readable(docs: Documents, readable: frozenset = READABLE_KINDS,
         return Refused(codes.INPUT_MALFORMED, f"the inputs cannot be read ({type(exc).__name__})")
 
 
-def _check(admitted: Admitted, readable: frozenset) -> Refused | Found | Partial:
+def _check(admitted: Admitted, readable: frozenset[str]) -> Refused | Found | Partial:
     run = _PartialRun(admitted.inputs, readable)
     run.result.kinds, run.result.sources = unread_sources(admitted.inputs.dialect, readable)
     try:
-        answer = run.run()
+        answer = run.run_partial()
     except RECOMPUTE_ERRORS as exc:
         return Refused(codes.INPUT_MALFORMED, f"{run.at}: the dialect cannot be read ({type(exc).__name__})")
     if isinstance(answer, Found) and answer.code not in SAFE_DETAIL:

@@ -60,7 +60,7 @@ def _research_refusal(research: Any) -> str | None:
     return None
 
 
-def _scope_refusal(profile: dict) -> str | None:
+def _scope_refusal(profile: dict[str, Any]) -> str | None:
     scope = profile["endpointScope"]
     if not isinstance(scope, list) or not scope:
         return "endpointScope is a non-empty array"
@@ -142,6 +142,6 @@ def form_refusal(profiles: Any) -> Problem:
     return None
 
 
-def by_id(profiles: list[dict]) -> dict[str, tuple[dict, str]]:
+def by_id(profiles: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], str]]:
     """Each trusted profile by its id, with its digest (canon bytes, §5.1)."""
     return {p["id"]: (p, canonical_digest(p)) for p in profiles}

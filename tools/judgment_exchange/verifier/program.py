@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from ..tree import read_regular
 from .results import Found, Refused
@@ -31,10 +32,10 @@ class Helped(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         raise CannotRun(message)
 
-    def exit(self, status: int = 0, message: str | None = None) -> None:  # only --help exits the parser
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:  # only --help exits the parser
         raise Helped()
 
 

@@ -20,6 +20,8 @@ _HEX32 = re.compile(r"[0-9a-f]{32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX128 = re.compile(r"[0-9a-f]{128}")
 Problem = tuple[str, str] | None
+Signatures = dict[tuple[str, str, bytes], bool]
+"""Signature verdicts by (public key, signature, message): `verified`'s memo (dialect.CheckedDialect.signatures)."""
 UNKNOWN_REQUEST = object()
 """A request that cannot be formed: it takes a value from a source of a kind the verifier does not read
 (partial.py). check() then holds every check but 4, the arguments commitment, which needs the request."""
@@ -64,7 +66,7 @@ def form_refusal(acquisitions: Any, research: set[str]) -> Problem:
     return None
 
 
-def _form(receipt: dict) -> str | None:
+def _form(receipt: dict[str, Any]) -> str | None:
     if receipt.get("receiptVersion") != "3" or receipt.get("kind") != "acquisition":
         return 'receiptVersion is "3" and kind "acquisition"'
     if not isinstance(receipt.get("keyId"), str) or not _HEX32.fullmatch(receipt["keyId"]):
@@ -110,7 +112,7 @@ def commitment(salt_hex: str, request: Any) -> str:
     return "sha256:" + hashlib.sha256(bytes.fromhex(salt_hex) + b"args:" + canon(request)).hexdigest()
 
 
-def verified(public_key: str, signature: Any, message: bytes, memo: dict | None) -> bool:
+def verified(public_key: str, signature: Any, message: bytes, memo: Signatures | None) -> bool:
     """keys.verify, once per (key, signature, message) in `memo` (an entry's: CheckedDialect.signatures)."""
     if memo is None or not isinstance(public_key, str) or not isinstance(signature, str):
         return verify(public_key, signature, message)
@@ -121,7 +123,8 @@ def verified(public_key: str, signature: Any, message: bytes, memo: dict | None)
     return answer
 
 
-def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict, memo: dict | None = None) -> str | None:
+def check(receipt: dict[str, Any], salts: dict[str, Any], result: Any, request: Any, profile: dict[str, Any],
+          memo: Signatures | None = None) -> str | None:
     """Checks 1–5 of §5.2 under the profile; None when they hold, else why it is acquisition-invalid.
 
     With `request` UNKNOWN_REQUEST, check 4 is not made (the caller reports it unchecked); `memo` keeps
@@ -160,13 +163,14 @@ def check(receipt: dict, salts: dict, result: Any, request: Any, profile: dict, 
     return None
 
 
-def stale(receipt: dict, verified_at: int, max_age: int) -> str | None:
+def stale(receipt: dict[str, Any], verified_at: int, max_age: int) -> str | None:
     """§5.2 times: observedAt and servedAt within [verifiedAt − maxAge, verifiedAt + 30 s]."""
     for name, value in (
         ("servedAt", receipt["servedAt"]),
         ("acquisition.observedAt", receipt["acquisition"]["observedAt"]),
     ):
         at = instant(value)
+        assert at is not None  # check's _form held servedAt and acquisition.observedAt to timestamps with an instant
         if at < verified_at - max_age or at > verified_at + SKEW:
             return f"{name} {value} is outside [verifiedAt − {max_age} s, verifiedAt + {SKEW} s]"
     return None
@@ -181,7 +185,7 @@ def sessions_hold(calls: list[tuple[str, int]]) -> bool:
     return shared or alone
 
 
-def citation(receipt: dict) -> dict:
+def citation(receipt: dict[str, Any]) -> dict[str, Any]:
     """An acquisition's citation: its receipt's callIndex, sessionId and signature (§5.2)."""
     return {"callIndex": receipt["callIndex"], "sessionId": receipt["sessionId"], "signature": receipt["signature"]}
 

@@ -33,14 +33,14 @@ class Inputs:
     `mapping_digest` is the dialect's canonical digest when it is already known (None: computed here);
     `signatures` keeps each receipt signature's verdict across an entry's fixtures (verify.admit)."""
 
-    dialect: dict
+    dialect: dict[str, Any]
     case: Any
-    acquisitions: dict
-    profiles: dict[str, tuple[dict, str]]
+    acquisitions: dict[str, Any]
+    profiles: dict[str, tuple[dict[str, Any], str]]
     verified_at: str
     unbound: dict[str, tuple[str, str]] = field(default_factory=dict)
     mapping_digest: str | None = None
-    signatures: dict | None = None
+    signatures: receipts.Signatures | None = None
 
 
 @dataclass
@@ -48,43 +48,48 @@ class Source:
     """One outcome's working state: the case or a source."""
 
     name: str
-    doc: dict
-    read: dict
+    doc: dict[str, Any]
+    read: dict[str, Any]
     cls: str = "asserted"
     influence: bool = False
-    profile: dict | None = None
+    profile: dict[str, Any] | None = None
     fact_targets: list[str] = field(default_factory=list)
     evidence_targets: list[str] = field(default_factory=list)
     candidates: dict[str, list[str]] = field(default_factory=dict)
-    parameters: dict[str, dict] = field(default_factory=dict)
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     skipped: bool = False
     request: Any = None
-    citations: list[dict] = field(default_factory=list)
+    citations: list[dict[str, Any]] = field(default_factory=list)
     acquired: bool = False
     own_receipt: bool = False
     record: Any = None
-    calculation: dict | None = None
+    calculation: dict[str, Any] | None = None
     computed: bool = False
     rule_applied: bool = False
-    claim: dict | None = None
+    claim: dict[str, Any] | None = None
     opaque: bool = False  # its claim is not known: a source of an unread kind, or one that depends on one (partial.py)
     unknown: set[str] = field(default_factory=set)  # parameters whose values come from an opaque source
+
+    def claimed(self) -> dict[str, Any]:
+        """Its claim, which every state has once it is an outcome (_Run.add) but an opaque one (partial.py)."""
+        assert self.claim is not None, "an opaque source's claim is not known"
+        return self.claim
 
 
 @dataclass
 class Recomputation:
     """A recomputed preparation and what the reading reports of it."""
 
-    preparation: dict
-    facts: dict
-    evidence: dict
-    targets_by_class: dict
-    unsigned_parameters: list
-    unsigned_freshness: dict | None
+    preparation: dict[str, Any]
+    facts: dict[str, Any]
+    evidence: dict[str, Any]
+    targets_by_class: dict[str, int]
+    unsigned_parameters: list[dict[str, Any]]
+    unsigned_freshness: dict[str, Any] | None
 
 
-def targets(read: dict) -> tuple[list[str], list[str], dict[str, list[str]]]:
+def targets(read: dict[str, Any]) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """A read's fact targets and evidence targets (§8), each by code point, and each target's candidateFrom."""
     facts: set[str] = set()
     evidence: set[str] = set()
@@ -113,10 +118,10 @@ def _typed(value: Any, kind: str) -> bool:
     return instant(value) is not None
 
 
-def copy(read_copy: dict, value: Any) -> dict | ReadFailed:
+def copy(read_copy: dict[str, Any], value: Any) -> dict[str, Any] | ReadFailed:
     """§6.2: the claim a copy derives from the value read."""
-    facts: dict = {}
-    availability: dict = {}
+    facts: dict[str, Any] = {}
+    availability: dict[str, Any] = {}
     for entry in read_copy["facts"]:
         found = resolve(value, entry["source"])
         if found is ABSENT:
@@ -140,8 +145,10 @@ class _Run:
     def __init__(self, inputs: Inputs) -> None:
         self.inputs = inputs
         self.dialect = inputs.dialect
-        self.now = instant(inputs.verified_at)
-        self.case_decl: dict = self.dialect["case"].get("parameters", {}) if "case" in self.dialect else {}
+        now = instant(inputs.verified_at)
+        assert now is not None  # verify.admit held verifiedAt to a timestamp with an instant (_preparation_refusal)
+        self.now = now
+        self.case_decl: dict[str, Any] = self.dialect["case"].get("parameters", {}) if "case" in self.dialect else {}
         self.case_values: dict[str, Any] = {}
         self.outcomes: list[Source] = []
         self.by_name: dict[str, Source] = {}
@@ -152,13 +159,13 @@ class _Run:
         """A source by its position (/sources/N), never by its name, which the dialect's author writes."""
         return f"/sources/{self.index[name]}" if name in self.index else "the case"
 
-    def types(self, source: dict) -> dict[str, str]:
+    def types(self, source: dict[str, Any]) -> dict[str, str]:
         out = {name: decl["type"] for name, decl in self.case_decl.items()}
         out.update({name: decl["type"] for name, decl in source.get("parameters", {}).items()})
         out["runAt"] = "timestamp"
         return out
 
-    def pin_mismatch(self, source: dict) -> str | None:
+    def pin_mismatch(self, source: dict[str, Any]) -> str | None:
         """§5.1's pin: a trusted profile of the source's profile id, whose digest is the source's profileDigest."""
         entry = self.inputs.profiles.get(source["profile"])
         if entry is None:
@@ -167,7 +174,7 @@ class _Run:
             return "the trusted profile's digest is not the source's profileDigest"
         return None
 
-    def profile_mismatch(self, source: dict) -> str | None:
+    def profile_mismatch(self, source: dict[str, Any]) -> str | None:
         """Finding 1 for one source (§5.1, §4.1, §4.4); a research source's in research.py."""
         if source["kind"] == "research":
             member = self.inputs.acquisitions.get(source["name"])
@@ -208,6 +215,7 @@ class _Run:
         return None
 
     def run(self) -> Found | Refused | Recomputation:
+        stop: Found | Refused | None
         for source in self.dialect.get("sources", []):
             if (why := self.profile_mismatch(source)) is not None:
                 return Found(codes.PROFILE_MISMATCH, f"{self.where(source['name'])}: {why}")
@@ -256,7 +264,7 @@ class _Run:
         self.outcomes.append(state)
         self.by_name[state.name] = state
 
-    def start(self, source: dict) -> Source:
+    def start(self, source: dict[str, Any]) -> Source:
         """A source's working state before its parameters: class, targets and the case's values."""
         profile = self.inputs.profiles[source["profile"]][0]
         klass = "generated" if source["kind"] == "research" else profile["class"]
@@ -276,10 +284,10 @@ class _Run:
             if earlier.opaque:
                 state.unknown.add(pname)
                 continue
-            if earlier.skipped or earlier.claim["acquisitionStatus"] != "resolved":
+            if earlier.skipped or earlier.claimed()["acquisitionStatus"] != "resolved":
                 state.skipped = True
                 continue
-            value = resolve(earlier.claim["facts"], decl["pointer"])
+            value = resolve(earlier.claimed()["facts"], decl["pointer"])
             if value is ABSENT:
                 state.skipped = True
                 continue
@@ -298,7 +306,7 @@ class _Run:
         self.add(state)
         return None
 
-    def source(self, source: dict) -> Found | Refused | None:
+    def source(self, source: dict[str, Any]) -> Found | Refused | None:
         state = self.start(source)
         if (found := self.parameters(state)) is not None:
             return found
@@ -307,28 +315,31 @@ class _Run:
             return self.skip(state, member)
         return self.read(state, source, member)
 
-    def read(self, state: Source, source: dict, member: Any) -> Found | Refused | None:
+    def read(self, state: Source, source: dict[str, Any], member: Any) -> Found | Refused | None:
         """A source that is not skipped, through its acquisition (§9.2)."""
         if member is None:
             return Found(codes.ACQUISITION_MISSING, f"{self.where(state.name)} has no acquisition")
         return self.acquired(state, member["response"])
 
-    def receipted(self, state: Source, response: dict, request: Any, result: Any, profile: dict,
+    def receipted(self, state: Source, response: dict[str, Any], request: Any, result: Any, profile: dict[str, Any],
                   what: str) -> Found | None:
         """§5.2 checks 1–5, times and sessions for one receipt; its citation is kept on the state."""
         receipt = response["receipt"]
         if (why := receipts.check(receipt, response["salts"], result, request, profile,
                                   self.inputs.signatures)) is not None:
             return Found(codes.ACQUISITION_INVALID, f"{what}: {why}")
-        if (why := receipts.stale(receipt, self.now, integer(state.doc["maxAge"]))) is not None:
+        max_age, index = integer(state.doc["maxAge"]), integer(receipt["callIndex"])
+        # the form check holds a source's maxAge to an integer (dialect/sources.py), receipts.check the callIndex
+        assert max_age is not None and index is not None
+        if (why := receipts.stale(receipt, self.now, max_age)) is not None:
             return Found(codes.ACQUISITION_STALE, f"{what}: {why}")
-        self.calls.append((receipt["sessionId"], integer(receipt["callIndex"])))
+        self.calls.append((receipt["sessionId"], index))
         if not receipts.sessions_hold(self.calls):
             return Found(codes.ACQUISITION_SESSIONS, f"{what}: its receipt breaks both session forms")
         state.citations.append(receipts.citation(receipt))
         return None
 
-    def research_receipts(self, state: Source, response: dict) -> Found | None:
+    def research_receipts(self, state: Source, response: dict[str, Any]) -> Found | None:
         """§5.2 for a research acquisition: each retained response under its own profile, then the record's
         own receipt over state.request, then the record in the canon domain."""
         record = response["result"]
@@ -342,6 +353,7 @@ class _Run:
                 return found
         if "receipt" in response:
             state.own_receipt = True
+            assert state.profile is not None  # start() gave the research source its pinned profile
             if (found := self.receipted(state, response, state.request, record, state.profile,
                                         f"{where}, the record's receipt")):
                 return found
@@ -349,7 +361,7 @@ class _Run:
             return Found(codes.ACQUISITION_INVALID, f"{where}: the research record is outside the canon domain")
         return None
 
-    def research(self, state: Source, response: dict) -> Found | Refused | None:
+    def research(self, state: Source, response: dict[str, Any]) -> Found | Refused | None:
         """A research source (§4.3, §5.2, §6.4): each retained response, the record's own receipt, then its read."""
         source = state.doc
         state.request = research.request(source, instantiate(source["question"], state.values))
@@ -384,10 +396,11 @@ class _Run:
         self.add(state)
         return None
 
-    def acquired(self, state: Source, response: dict) -> Found | Refused | None:
+    def acquired(self, state: Source, response: dict[str, Any]) -> Found | Refused | None:
         source = state.doc
         if source["kind"] == "research":
             return self.research(state, response)
+        assert state.profile is not None  # start() gave the source its pinned profile
         state.request = instantiate(source["arguments"], state.values)
         result = response["result"]
         if (found := self.receipted(state, response, state.request, result, state.profile, self.where(state.name))):
@@ -423,7 +436,7 @@ class _Run:
             return decl["from"], decl["pointer"]
         return "case", self.case_decl[parameter]["pointer"]
 
-    def calculation_lineage(self, state: Source, answer: dict) -> dict:
+    def calculation_lineage(self, state: Source, answer: dict[str, Any]) -> dict[str, Any]:
         bound = state.doc["calculation"]["inputs"]
         inputs = []
         for name in sorted(answer["inputs"]):
@@ -447,21 +460,22 @@ class _Run:
                                                               "does not admit its class")
         return None
 
-    def lineage(self, state: Source) -> list[dict]:
+    def lineage(self, state: Source) -> list[dict[str, Any]]:
         entries = []
+        claim = state.claimed()
         read_digest = canonical_digest(state.read)
         dependencies = [{"parameter": p, "source": d["from"], "pointer": d["pointer"]}
                         for p, d in sorted(state.parameters.items())]
         for kind, names in (("fact", state.fact_targets), ("evidence", state.evidence_targets)):
             for target in names:
                 if kind == "fact":
-                    present = resolve(state.claim["facts"], target) is not ABSENT
+                    present = resolve(claim["facts"], target) is not ABSENT
                 else:
-                    present = target in state.claim["evidenceAvailability"]
+                    present = target in claim["evidenceAvailability"]
                 entry = {"target": target, "kind": kind, "source": state.name, "class": state.cls,
                          "generatedInfluence": state.influence, "present": present,
-                         "status": state.claim["acquisitionStatus"], "reason": state.claim["reason"],
-                         "readDigest": read_digest, "basis": state.claim["basis"]}
+                         "status": claim["acquisitionStatus"], "reason": claim["reason"],
+                         "readDigest": read_digest, "basis": claim["basis"]}
                 candidates = [] if kind == "evidence" and "rule" in state.read else state.candidates.get(target, [])
                 if candidates:
                     entry["candidateFrom"] = candidates
@@ -477,11 +491,12 @@ class _Run:
                 entries.append(entry)
         return entries
 
-    def outcome(self, state: Source) -> dict:
+    def outcome(self, state: Source) -> dict[str, Any]:
         parameters = dict(state.values)
         parameters["runAt"] = self.inputs.verified_at
-        out = {"name": state.name, "parameters": parameters, "claim": state.claim,
-               "status": state.claim["acquisitionStatus"], "reason": state.claim["reason"]}
+        claim = state.claimed()
+        out = {"name": state.name, "parameters": parameters, "claim": claim,
+               "status": claim["acquisitionStatus"], "reason": claim["reason"]}
         if state.request is not None:
             out["arguments"] = state.request
         return out
@@ -490,7 +505,7 @@ class _Run:
         lineage = [entry for state in self.outcomes for entry in self.lineage(state)]
         cites = [c for s in self.outcomes for c in s.citations]
         if not any(s.get("kind") == "research" for s in self.dialect.get("sources", [])):
-            cites.sort(key=lambda c: integer(c["callIndex"]))
+            cites.sort(key=_call_index)
         preparation = {
             "version": family(self.dialect),
             "verifiedAt": self.inputs.verified_at,
@@ -500,14 +515,14 @@ class _Run:
             "lineage": lineage,
             "outcomes": [self.outcome(s) for s in self.outcomes],
         }
-        facts: dict = {}
-        evidence: dict = {}
+        facts: dict[str, Any] = {}
+        evidence: dict[str, Any] = {}
         for state in self.outcomes:
             for target in state.fact_targets:
-                value = resolve(state.claim["facts"], target)
+                value = resolve(state.claimed()["facts"], target)
                 if value is not ABSENT:
                     write(facts, target, value)
-            evidence.update(state.claim["evidenceAvailability"])
+            evidence.update(state.claimed()["evidenceAvailability"])
         by_class = {"asserted": 0, "record": 0, "generated": 0}
         for entry in lineage:
             by_class[entry["class"]] += 1
@@ -520,9 +535,9 @@ class _Run:
                                       "targets": len(s.fact_targets) + len(s.evidence_targets)} for s in acquired]}
         return Recomputation(preparation, facts, evidence, by_class, self.unsigned_parameters(), freshness)
 
-    def unsigned_parameters(self) -> list[dict]:
+    def unsigned_parameters(self) -> list[dict[str, Any]]:
         """§11 unsignedParameters: the parameters a rule read that its own acquisition does not commit."""
-        entries: dict[str, dict] = {}
+        entries: dict[str, dict[str, Any]] = {}
         out = []
         for state in self.outcomes:
             if not state.acquired or not state.rule_applied or not (state.fact_targets or state.evidence_targets):
@@ -547,7 +562,8 @@ class _Run:
                 out.append(entry)
         return out
 
-    def unsigned_kind(self, state: Source, name: str, shared: set[str], entries: dict) -> str | None:
+    def unsigned_kind(self, state: Source, name: str, shared: set[str],
+                      entries: dict[str, dict[str, Any]]) -> str | None:
         if name == "runAt":
             return "runAt"
         if name in state.parameters:
@@ -564,7 +580,14 @@ class _Run:
         return "ambiguous-text" if name in shared else kind
 
 
-def _named(rule: dict) -> set[str]:
+def _call_index(citation: dict[str, Any]) -> int:
+    """A citation's callIndex, which receipts.check held to an integer."""
+    index = integer(citation["callIndex"])
+    assert index is not None
+    return index
+
+
+def _named(rule: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     stack = [clause["when"] for clause in rule["clauses"]]
     while stack:
@@ -580,11 +603,13 @@ def _named(rule: dict) -> set[str]:
     return names
 
 
-def family(dialect: dict) -> int:
+def family(dialect: dict[str, Any]) -> int:
     """The preparation's version: the dialect's integer version, or its named format's family (§2.1)."""
     if "formatVersion" in dialect:
         return {"2.0.0": 2, "3.0.0": 3}[dialect["formatVersion"]]
-    return integer(dialect["version"])
+    version = integer(dialect["version"])
+    assert version is not None  # without formatVersion the form check holds version to the integer 2 or 3
+    return version
 
 
 def recompute(inputs: Inputs) -> Found | Refused | Recomputation:

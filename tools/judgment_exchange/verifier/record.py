@@ -20,7 +20,9 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 def _ws(text: str, pos: int) -> int:
     """The position after JSON whitespace (RFC 8259 §2) from `pos`."""
-    return _WHITESPACE.match(text, pos).end()
+    match = _WHITESPACE.match(text, pos)
+    assert match is not None  # [ \t\n\r]* matches at any position, if only the empty string
+    return match.end()
 
 
 def raw_member(text: str, name: str) -> str | None:
@@ -30,7 +32,7 @@ def raw_member(text: str, name: str) -> str | None:
         return None
     pos = _ws(text, pos + 1)
     while pos < len(text) and text[pos] != "}":
-        key, pos = json.decoder.scanstring(text, pos + 1)
+        key, pos = _DECODER.raw_decode(text, pos)  # the member's name: the text was read strictly (phase 2)
         pos = _ws(text, _ws(text, pos) + 1)
         _, end = _DECODER.raw_decode(text, pos)
         if key == name:
@@ -56,11 +58,11 @@ def record_refusal(line: bytes, record: Any) -> str | None:
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
-def _same_set(a: list, b: list) -> bool:
+def _same_set(a: list[Any], b: list[Any]) -> bool:
     return all(any(json_equal(x, y) for y in b) for x in a) and all(any(json_equal(y, x) for x in a) for y in b)
 
 
-def findings(line: bytes | None, record: Any, facts: dict, evidence: dict, cites: list,
+def findings(line: bytes | None, record: Any, facts: dict[str, Any], evidence: dict[str, Any], cites: list[Any],
              preparation_digest: str, require_binding: bool) -> tuple[Found | None, str]:
     """Findings 6–9 in order, and the reading's binding: matches, absent or not-checked."""
     if line is None:

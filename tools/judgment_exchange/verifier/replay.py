@@ -31,14 +31,15 @@ def fixture_documents(dialect: bytes, fixture: dict[str, bytes]) -> Documents | 
     )
 
 
-def replay_fixture(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> dict:
+def replay_fixture(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> dict[str, Any]:
     """The §11 report of one fixture, in-process: files by basename (case.json, sources.json, …).
 
     `checked`: the gate's `dialect.CheckedDialect` of these dialect bytes, if it has one (verify.py)."""
     docs = fixture_documents(dialect, fixture)
     if isinstance(docs, str):
         return {"result": "error", "detail": docs}
-    return json.loads(report_bytes(verify(docs, checked)))
+    answer: dict[str, Any] = json.loads(report_bytes(verify(docs, checked)))  # a report is one object (verify.report)
+    return answer
 
 
 def fixture_difference(dialect: bytes, fixture: dict[str, bytes], checked: Any = None) -> str | None:
@@ -56,7 +57,7 @@ def check_skipped(dialect: bytes, fixture: dict[str, bytes], checked: Any = None
     return check_readable(docs, checked=checked)
 
 
-def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict:
+def replay_with_program(command: str, entry_dir: str | Path, fixture_name: str) -> dict[str, Any]:
     """The §11 report of another verifier program: shlex-split command, `--fixture PATH` appended."""
     path = Path(entry_dir) / "fixtures" / fixture_name
     try:

@@ -30,7 +30,7 @@ _DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
 Problem = tuple[str, str] | None
 
 
-def research_sources(dialect: Any) -> dict[str, dict]:
+def research_sources(dialect: Any) -> dict[str, dict[str, Any]]:
     """The dialect's research sources by name, with their declared fields."""
     sources = dialect.get("sources", []) if isinstance(dialect, dict) else []
     if not isinstance(sources, list):
@@ -39,7 +39,7 @@ def research_sources(dialect: Any) -> dict[str, dict]:
             if isinstance(s, dict) and s.get("kind") == "research" and isinstance(s.get("name"), str)}
 
 
-def _declared(source: dict) -> dict[str, dict]:
+def _declared(source: dict[str, Any]) -> dict[str, dict[str, Any]]:
     fields = source.get("fields")
     return {f["name"]: f for f in fields if isinstance(f, dict) and isinstance(f.get("name"), str)} \
         if isinstance(fields, list) else {}
@@ -55,7 +55,7 @@ def _bytes(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def _value_over(value: Any, kind: str) -> str | None:
+def _value_over(value: Any, kind: object) -> str | None:
     if kind == "text" and isinstance(value, str) and _bytes(value) > MAX_TEXT:
         return f"a text value over {MAX_TEXT} bytes"
     if kind == "text-list" and isinstance(value, list):
@@ -112,7 +112,7 @@ def _decimal(value: Any) -> bool:
     return isinstance(value, str) and _DECIMAL.fullmatch(value) is not None
 
 
-def typed(value: Any, kind: str) -> bool:
+def typed(value: Any, kind: object) -> bool:
     """Whether a value is of a research field's declared type (§4.3); null never is."""
     if kind == "integer":
         return isinstance(value, Number) and value.is_integer
@@ -149,7 +149,7 @@ def _cites_ok(cites: Any, count: int, least: int) -> bool:
     return True
 
 
-def _entry_refusal(entry: Any, kind: str, count: int) -> str | None:
+def _entry_refusal(entry: Any, kind: object, count: int) -> str | None:
     if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
         return "an answer entry is an object with a status of found, not-found, stale or conflicting"
     status = entry["status"]
@@ -193,7 +193,7 @@ def _response_refusal(response: Any) -> str | None:
     return None
 
 
-def record_refusal(source: dict, record: Any) -> str | None:
+def record_refusal(source: dict[str, Any], record: Any) -> str | None:
     """Phase 5: R against §4.3's form and the source's declared fields."""
     if not isinstance(record, dict) or set(record) != {"fields", "responses"}:
         return "a research record is exactly fields and responses"
@@ -225,13 +225,13 @@ def form_refusal(dialect: Any, acquisitions: Any) -> Problem:
     return None
 
 
-def request(source: dict, question: Any) -> dict:
+def request(source: dict[str, Any], question: Any) -> dict[str, Any]:
     """The research source's request (§4.3): the recipe, its question instantiated."""
     return {"question": question, "constraints": source["constraints"], "model": source["model"],
             "evidence": source["evidence"], "fields": source["fields"], "capabilities": source["capabilities"]}
 
 
-def assignments(source: dict) -> list[tuple[str, str, str]]:
+def assignments(source: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(capability, profile id, profile digest): the AI assignment, then search and page when assigned."""
     out = [("answer", source["profile"], source["profileDigest"])]
     for capability in ("search", "page"):
@@ -241,7 +241,7 @@ def assignments(source: dict) -> list[tuple[str, str, str]]:
     return out
 
 
-def binding_mismatch(source: dict, trusted: dict[str, tuple[dict, str]], record: Any) -> str | None:
+def binding_mismatch(source: dict[str, Any], trusted: dict[str, tuple[dict[str, Any], str]], record: Any) -> str | None:
     """Finding 1 for a research source: its AI profile, its web profiles, then each response's profile."""
     pairs = set()
     for capability, profile_id, digest in assignments(source):

@@ -28,9 +28,9 @@ class Reading:
 
     digest: str
     binding: str
-    facts: dict
-    evidence: dict
-    targets_by_class: dict
-    unsigned_parameters: list = field(default_factory=list)
-    unsigned_freshness: dict | None = None
-    preparation: Any = None
+    facts: dict[str, Any]
+    evidence: dict[str, Any]
+    targets_by_class: dict[str, int]
+    unsigned_parameters: list[dict[str, Any]] = field(default_factory=list)
+    unsigned_freshness: dict[str, Any] | None = None
+    preparation: dict[str, Any] | None = None

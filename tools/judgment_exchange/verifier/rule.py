@@ -26,13 +26,13 @@ class ReadFailed:
 
 
 class _Evaluation:
-    def __init__(self, value: Any, declared: dict | None, params: dict) -> None:
+    def __init__(self, value: Any, declared: dict[str, Any] | None, params: dict[str, Any]) -> None:
         self.value = value
         self.declared = declared
         self.params = params
         self.basis: set[str] = set()
 
-    def truth(self, cond: dict) -> bool:
+    def truth(self, cond: dict[str, Any]) -> bool:
         op = cond["op"]
         if op == "always":
             return True
@@ -58,7 +58,7 @@ class _Evaluation:
             return cond["param"] in self.params and json_equal(found, self.params[cond["param"]])
         return self._fresh(found, cond)
 
-    def _fresh(self, found: Any, cond: dict) -> bool:
+    def _fresh(self, found: Any, cond: dict[str, Any]) -> bool:
         if self.declared is not None and (
             self.declared.get(cond["asOf"]) != "timestamp" or self.declared.get(cond["maxAge"]) != "integer"
         ):
@@ -70,11 +70,11 @@ class _Evaluation:
         return 0 <= as_of - observed <= max_age
 
 
-def evaluate(rule: dict, value: Any, params: dict) -> dict | ReadFailed:
+def evaluate(rule: dict[str, Any], value: Any, params: dict[str, Any]) -> dict[str, Any] | ReadFailed:
     """The claim a well-formed rule derives from the value read (§6.3); params maps names to values."""
     run = _Evaluation(value, rule.get("parameters"), params)
     match = next(c for c in rule["clauses"] if run.truth(c["when"]))
-    facts: dict = {}
+    facts: dict[str, Any] = {}
     for entry in match["claim"]["facts"]:
         found = resolve(value, entry["from"])
         if found is ABSENT:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..jsonstrict import integer
@@ -28,7 +29,7 @@ def placeholders(text: str) -> list[str]:
     return names
 
 
-def _render(text: str, scope: dict) -> str:
+def _render(text: str, scope: dict[str, Any]) -> str:
     out, pos = [], 0
     while (start := text.find("{{", pos)) >= 0:
         end = text.find("}}", start + 2)
@@ -43,7 +44,7 @@ def _render(text: str, scope: dict) -> str:
     return "".join(out)
 
 
-def instantiate(template: Any, scope: dict) -> Any:
+def instantiate(template: Any, scope: dict[str, Any]) -> Any:
     """The template with each $param and $text replaced from the scope (§4.1)."""
     if isinstance(template, dict):
         if is_form(template):
@@ -61,7 +62,7 @@ def instantiate(template: Any, scope: dict) -> Any:
     return template
 
 
-def _forms(template: Any):
+def _forms(template: Any) -> Iterator[dict[str, Any]]:
     if isinstance(template, dict):
         if is_form(template):
             yield template

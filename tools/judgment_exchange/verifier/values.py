@@ -60,7 +60,7 @@ def resolve(value: Any, pointer: str) -> Any:
     return current
 
 
-def write(document: dict, pointer: str, value: Any) -> None:
+def write(document: dict[str, Any], pointer: str, value: Any) -> None:
     """Write the value at a fact target, creating each object on the way (§8.1)."""
     parts = tokens(pointer) or []
     current = document

@@ -12,6 +12,7 @@ test_checked_dialect.py). A checked dialect of other bytes is ignored.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,15 +76,15 @@ def _phase1(docs: Documents, checked: dialect_form.CheckedDialect | None = None)
         if checked is not None and name == "dialect":  # measured within DIALECT_BOUNDS, which are these
             continue
         bounds = Bounds(max_bytes=sizes.get(name, MAX_INPUTS), max_depth=max_depth)
-        known = checked is not None and type(data) is bytes
-        if known and (bounds, data) in checked.measured:  # these bytes passed these bounds in this entry
+        known = checked if checked is not None and type(data) is bytes else None
+        if known is not None and (bounds, data) in known.measured:  # these bytes passed these bounds in this entry
             continue
         try:
             measure(data, bounds)
         except JsonRefusal as refusal:
             return Refused(codes.INPUT_OVER_BOUND, f"{name}: {refusal.detail}")
-        if known:
-            checked.measured.add((bounds, data))
+        if known is not None:
+            known.measured.add((bounds, data))
     return None
 
 
@@ -95,21 +96,21 @@ def _phase2(docs: Documents, checked: dialect_form.CheckedDialect | None = None)
             continue
         if name == "record" and (b"\n" in data or b"\r" in data):
             return Refused(codes.INPUT_MALFORMED, "record: the record is one line")
-        known = checked is not None and type(data) is bytes
-        if known and data in checked.parsed:  # these bytes were read strictly in this entry: the same value
-            values[name] = checked.parsed[data]
+        known = checked if checked is not None and type(data) is bytes else None
+        if known is not None and data in known.parsed:  # these bytes were read strictly in this entry: the same value
+            values[name] = known.parsed[data]
             continue
         try:
             values[name] = parse(data)
         except JsonRefusal as refusal:
             code = codes.INPUT_OVER_BOUND if refusal.kind == OVER_BOUND else codes.INPUT_MALFORMED
             return Refused(code, f"{name}: {refusal.detail}")
-        if known:
-            checked.parsed[data] = values[name]
+        if known is not None:
+            known.parsed[data] = values[name]
     return values
 
 
-def _first(*problems: Any) -> Refused | None:
+def _first(*problems: tuple[str, str] | None) -> Refused | None:
     for problem in problems:
         if problem is not None:
             return Refused(problem[0], problem[1])
@@ -143,7 +144,7 @@ def _research_names(dialect: Any) -> set[str]:
 class Admitted:
     """Documents that passed refusal phases 1–5 (§11): as read, and the dialect's bound inputs."""
 
-    values: dict
+    values: dict[str, Any]
     inputs: Inputs
 
 
@@ -192,6 +193,7 @@ def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -
     if not names and docs.binding is not None:
         return Refused(codes.INPUT_MALFORMED, "a binding document beside a dialect with no unbound source")
     if names:
+        assert docs.binding is not None  # refused above: an unbound source and no binding document
         applied = (checked.binding(docs.binding) if checked is not None
                    else dialect_form.check_binding(docs.binding, dialect, canonical_digest(dialect)))
         if applied.refusal is not None:
@@ -199,7 +201,7 @@ def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -
         bound, mapping_digest = applied.bound_document, applied.bound_digest
         unbound_shapes = {s["name"]: (s.get("shape"), s.get("record")) for s in dialect["sources"]
                           if s["name"] in names and s["kind"] == "operation"}
-    checks = (
+    checks: tuple[Callable[[], tuple[str, str] | None], ...] = (
         lambda: profile_rules.form_refusal(profiles),
         lambda: receipts.form_refusal(acquisitions, _research_names(dialect)),
         lambda: research.form_refusal(dialect, acquisitions),
@@ -217,7 +219,7 @@ def admit(docs: Documents, checked: dialect_form.CheckedDialect | None = None) -
 
 def prepare(
     docs: Documents, checked: dialect_form.CheckedDialect | None = None
-) -> tuple[Refused | Found | Recomputation, dict]:
+) -> tuple[Refused | Found | Recomputation, dict[str, Any]]:
     """Refusal phases 1–6 and findings 1–4, then the recomputed preparation; with the documents as read."""
     admitted = admit(docs, checked)
     if isinstance(admitted, Refused):
@@ -287,14 +289,15 @@ def preparation_difference(docs: Documents, checked: dialect_form.CheckedDialect
         return None
 
 
-def report(answer: Refused | Found | Reading) -> dict:
+def report(answer: Refused | Found | Reading) -> dict[str, Any]:
     """The §11 report object of an answer."""
     if isinstance(answer, Refused):
         return {"result": "refusal", "refusal": answer.code}
     if isinstance(answer, Found):
         return {"result": "finding", "finding": answer.code}
-    out = {"result": "reading", "digest": answer.digest, "binding": answer.binding, "facts": answer.facts,
-           "evidence": answer.evidence, "targetsByClass": answer.targets_by_class}
+    out: dict[str, Any] = {"result": "reading", "digest": answer.digest, "binding": answer.binding,
+                           "facts": answer.facts, "evidence": answer.evidence,
+                           "targetsByClass": answer.targets_by_class}
     if answer.unsigned_parameters:
         out["unsignedParameters"] = answer.unsigned_parameters
     if answer.unsigned_freshness:
