@@ -231,6 +231,7 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
     path = f"{check.path}/entry.json"
     data = tree.read(path, docs.ENTRY_BOUND)
     entry = check.entry
+    assert entry is not None  # _plan pins only a pinnable entry, whose kind is read from its entry.json
     changes: list[Change] = []
 
     def blocked(code: str | None, why: str, file: str = path) -> None:
@@ -267,7 +268,8 @@ def _pin_entry(tree: Tree, check: EntryCheck, plan: Plan) -> bytes | None:
             if ref.get("digest") != new:
                 data = replace_member(data, (member, "digest"), new)
                 changes.append(Change(path, f"/{member}/digest", ref["digest"], new))
-        fixtures = entry.get("fixtures") if isinstance(entry.get("fixtures"), list) else []
+        listed = entry.get("fixtures")
+        fixtures = listed if isinstance(listed, list) else []
         for i, item in enumerate(fixtures):
             prep = f"{check.path}/{item['path']}/preparation.json"
             new = digest(tree.read(prep, docs.PREPARATION_BOUND))
@@ -314,6 +316,9 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
     fixture no longer replays, `stale_fixtures`)."""
     from .. import verifier
 
+    document = check.document_data
+    assert document is not None  # both callers replay only an entry whose dialect.json was read
+
     held = " and ".join(f"{check.path}/entry.json {p}" for p in pins)
     # no pin waits on a fixture whose pins are current: it no longer replays though fix has nothing to write for it
     withheld = f"{held} not re-pinned" if pins else "its pins are current, and no pin makes a recording replay"
@@ -325,7 +330,7 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
         return Blocker(fixture.path, FILE_UNREADABLE, f"fixture {fixture.name} cannot be read to replay it ({exc}); "
                                                         f"{withheld}")
     expected = digest(files["preparation.json"]) if "preparation.json" in files else None
-    read = read_answer(verifier.replay_fixture(check.document_data, files, check.checked), expected)
+    read = read_answer(verifier.replay_fixture(document, files, check.checked), expected)
     result, code = read.result, read.code
     if read.outcome == AGREES:
         return None
@@ -334,19 +339,20 @@ def _replay_blocker(tree: Tree, check: EntryCheck, fixture: FixtureCheck, pins: 
                        f"fixture {fixture.name}: the verifier's reading has digest {quoted_digest(read.digest)}, "
                        f"preparation.json's bytes digest to {expected}; {withheld}; {rerecord}")
     if read.outcome == SKIPPED:
+        assert isinstance(code, str)  # a skip's code, in its reported spelling (codes/verifier.Answer)
         if any(p.endswith("/preparationDigest") for p in pins):
             return Blocker(fixture.path, code,
                            f"fixture {fixture.name}: the verifier cannot recompute it ({code}), so exchange fix never "
                            f"re-pins its preparationDigest (an edited recording would pass as a skip); {withheld}; "
                            f"{rerecord}, which writes the pin itself")
-        still = verifier.check_skipped(check.document_data, files, check.checked)
+        still = verifier.check_skipped(document, files, check.checked)
         if isinstance(still, (verifier.Found, verifier.Refused)) and skip_of(still.code) is None:
             return Blocker(fixture.path, still.code,
                            f"fixture {fixture.name} is skipped as {code}, and what the verifier still reads of it "
                            f"fails under the changed dialect.json ({still.code}); {withheld}; {rerecord}")
         return None  # held as the gate holds a skip (docs/skips.md); its preparationDigest is the recorded one
     if code == PREPARATION_DIFFERS:
-        where = verifier.fixture_difference(check.document_data, files, check.checked)
+        where = verifier.fixture_difference(document, files, check.checked)
         return Blocker(fixture.path, code,
                        f"fixture {fixture.name} does not replay to its preparation.json{now}: the preparation verifier "
                        f"answered finding preparation-differs; preparation.json "
@@ -405,6 +411,7 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
                     found = _replay_blocker(tree, check, fixture, [])
                     if found is None:
                         continue
+                    files: dict[str, bytes | None]
                     try:
                         files = {n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND)
                                  for n in fixture.files}
@@ -415,6 +422,7 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
                         why = found.why.removesuffix(f"; {_rerecord(check, fixture)}")
                         named = edited_refusal(Refusal(found.code or REPLAY_FAILED, fixture.path, why), check,
                                                fixture, recording)
+                        assert named.path is not None  # edited_refusal's path: the first edited file
                         found = Blocker(named.path, found.code, f"{named.detail}. {named.fix}")
                     out.append(found)
             finally:
@@ -423,7 +431,7 @@ def stale_fixtures(tree: Tree, checks: list[EntryCheck], changes: list[Change]) 
     return out
 
 
-def _manifest_changes(current: bytes | None, rows: list[dict]) -> list[Change]:
+def _manifest_changes(current: bytes | None, rows: list[dict[str, Any]]) -> list[Change]:
     """The rows that change, member by member; old values printed only where they pass a grammar."""
     if current is None:
         return [Change(MANIFEST, "(the file)", "(absent)", f"{len(rows)} row(s)")]

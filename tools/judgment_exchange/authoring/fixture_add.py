@@ -13,7 +13,7 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import dialect as dialect_form
 from ..canon import CanonError, canon, canonical_digest, digest
@@ -50,6 +50,9 @@ from .recording import (
     read_profiles,
     valid_name,
 )
+
+if TYPE_CHECKING:
+    from ..catalog.directory import EntryCheck
 
 PASS, REFUSED, USAGE, IO = 0, 1, 3, 4
 STALE_PINS = (DIALECT_DIGEST_MISMATCH, ARTIFACT_MISMATCH, ARTIFACT_REQUIRED)
@@ -101,7 +104,7 @@ def derive_binding(document: Any, recording: Recording) -> bytes | None:
         return None
     recorded = {s.get("name"): s for s in recording.mapping.get("sources", [])
                 if isinstance(s, dict)} if isinstance(recording.mapping.get("sources"), list) else {}
-    sources: dict[str, dict] = {}
+    sources: dict[str, dict[str, Any]] = {}
     for position, name in enumerate(unbound):
         source = recorded.get(name)
         kind = next(s.get("kind") for s in document["sources"] if isinstance(s, dict) and s.get("name") == name)
@@ -309,7 +312,7 @@ def locate_entry(entry_dir: str) -> tuple[str, str]:
     return catalog, "/".join(parts[-3:])
 
 
-def recordable(catalog: str, rel: str):
+def recordable(catalog: str, rel: str) -> EntryCheck:
     """The entry's directory check, when the entry can take a fixture: kind dialect, an input document
     that passes its form and reference checks, and a fixtures array in entry.json."""
     from ..catalog.directory import check_entry_directory
@@ -337,7 +340,7 @@ def recordable(catalog: str, rel: str):
     return check
 
 
-def fixture_items(current: list, plan_: Plan, replace: bool) -> list:
+def fixture_items(current: list[Any], plan_: Plan, replace: bool) -> list[Any]:
     """entry.json's fixtures with the plan's item appended, or the item of the same name replaced."""
     item = {"name": plan_.name, "path": f"fixtures/{plan_.name}", "preparationDigest": plan_.preparation_digest}
     names = [i.get("name") if isinstance(i, dict) else None for i in current]
@@ -407,7 +410,7 @@ def write_fixture(fixtures_dir: str, plan_: Plan, replace: bool) -> None:
         raise
 
 
-def manifest_with_row(current: bytes, row: dict) -> bytes | None:
+def manifest_with_row(current: bytes, row: dict[str, Any]) -> bytes | None:
     """manifest.json's bytes with the row of `row`'s id replaced (or added), every other row kept, written
     as `exchange manifest --write` writes the file; None when the current file cannot be read as rows."""
     from ..catalog.manifest import write_manifest
@@ -445,7 +448,7 @@ def update_manifest(catalog: str, rel: str) -> str:
     return f"manifest.json: row {check.id} up to date"
 
 
-def write_entry_fixtures(entry_json: str, current: bytes, items: list) -> None:
+def write_entry_fixtures(entry_json: str, current: bytes, items: list[Any]) -> None:
     """entry.json with only the bytes of its fixtures member replaced (catalog/jsonedit.replace_member)."""
     from .jsonedit import JsonEditError, replace_member
 
@@ -463,7 +466,7 @@ class Outcome:
     lines: list[str]
 
 
-def pack_listed(entry: dict, recording: Recording) -> None:
+def pack_listed(entry: dict[str, Any], recording: Recording) -> None:
     """A run recorded under a pack digest the entry's `pack.digests` does not list is refused (issue #26 item 6:
     it was accepted silently); an entry that names its packs by `versions` is not held here."""
     from ..quoting import digest as shown
@@ -502,19 +505,21 @@ def add_fixture(entry_dir: str, export: str, name: str | None = None, profiles: 
     catalog, rel = locate_entry(entry_dir)
     inputs = read_inputs(export, profiles)
     check = recordable(catalog, rel)
-    pack_listed(check.entry, inputs.recording)
+    entry, document_data = check.entry, check.document_data
+    assert entry is not None and document_data is not None  # recordable refuses an entry without either
+    pack_listed(entry, inputs.recording)
     chosen = cleared_name(name if name is not None else default_name(inputs.recording))
-    fixture_items(check.entry["fixtures"], Plan(chosen, {}, "", ""), replace)  # a name clash before the replay
+    fixture_items(entry["fixtures"], Plan(chosen, {}, "", ""), replace)  # a name clash before the replay
     fixtures_dir = os.path.join(catalog, *rel.split("/"), "fixtures")
     _check_target(fixtures_dir, chosen, replace)
     try:
-        made = plan(check.document_data, check.document, inputs.recording, inputs.profiles, chosen, inputs.records)
+        made = plan(document_data, check.document, inputs.recording, inputs.profiles, chosen, inputs.records)
     except CanonError as exc:
         raise refuse(RECORDING_MALFORMED, f"the recording has no canonical form ({exc})") from None
     entry_json = os.path.join(catalog, *rel.split("/"), "entry.json")
     current = read_regular(entry_json, docs.ENTRY_BOUND, "entry.json")
-    items = fixture_items(check.entry["fixtures"], made, replace)
-    replaced = any(isinstance(i, dict) and i.get("name") == chosen for i in check.entry["fixtures"])
+    items = fixture_items(entry["fixtures"], made, replace)
+    replaced = any(isinstance(i, dict) and i.get("name") == chosen for i in entry["fixtures"])
     lines = [made.replay, f"profiles: from {inputs.profiles_from}"]
     try:
         write_fixture(fixtures_dir, made, replace)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..jsonstrict import Number
-from ..pointers import escape, locate
+from ..pointers import Span, escape, locate
 
 Pointer = tuple["str | int", ...]
 
@@ -88,7 +88,7 @@ class _Scanner:
         if self.style.item_sep is None and "\n" not in sep and "\r" not in sep:
             self.style.item_sep = sep
 
-    def members(self, i: int):
+    def members(self, i: int) -> Iterator[tuple[str, int, int, int]]:
         """Yield (name, value start, value end, key start) for each member of the object at i."""
         j = self.ws(i + 1)
         if self.text[j] == "}":
@@ -113,7 +113,7 @@ class _Scanner:
             self._note_sep(j, nxt)
             j = nxt
 
-    def elements(self, i: int):
+    def elements(self, i: int) -> Iterator[tuple[int, int, int]]:
         """Yield (index, start, end) for each element of the array at i."""
         j = self.ws(i + 1)
         if self.text[j] == "]":
@@ -154,9 +154,13 @@ def _locate(text: str, pointer: Pointer) -> tuple[int, int, tuple[int, int]]:
     def offset(at: int) -> int:  # a byte offset of `data` as an offset of `text`
         return at if data.isascii() else len(data[:at].decode("utf-8"))
 
+    def end(span: Span) -> int:  # with `ends`, locate gives every value's end in a well-formed document
+        assert span.end is not None
+        return offset(span.end)
+
     last = found[-1]
-    parent = (0, len(text)) if len(found) == 1 else (offset(found[-2].start), offset(found[-2].end))
-    return offset(last.start), offset(last.end), parent
+    parent = (0, len(text)) if len(found) == 1 else (offset(found[-2].start), end(found[-2]))
+    return offset(last.start), end(last), parent
 
 
 def _survey(scan: _Scanner, root: int) -> None:

@@ -26,7 +26,7 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..canon import CanonError, canonical_digest, is_digest, preparation_form
 from ..catalog import grammar
@@ -100,7 +100,9 @@ def _refuse(detail: str) -> RecordingRefusal:
 def _cut(text: str, *path: str) -> bytes:
     """The export's own text of the member at `path` (already read strictly, so present and unique)."""
     for name in path:
-        text = raw_member(text, name)
+        member = raw_member(text, name)
+        assert member is not None  # read strictly already: present and unique
+        text = member
     return text.encode("utf-8")
 
 
@@ -165,7 +167,7 @@ def _sequence(value: Any) -> int | None:
     return number if number is not None and 1 <= number <= MAX_SEQUENCE else None
 
 
-def _audit_bytes(run: dict) -> bytes | RecordingRefusal:
+def _audit_bytes(run: dict[str, Any]) -> bytes | RecordingRefusal:
     """run.auditBytes (3+): one line that parses as strictly as the export to run.audit's value."""
     record = _decoded(run.get("auditBytes"), "/run/auditBytes", MAX_AUDIT_BYTES, "the audit record's bytes")
     if isinstance(record, RecordingRefusal):
@@ -186,7 +188,7 @@ def _audit_bytes(run: dict) -> bytes | RecordingRefusal:
     return record
 
 
-def _entry(line: bytes) -> dict | str:
+def _entry(line: bytes) -> dict[str, Any] | str:
     """The chain entry's line read by the Runner's rule, or which part of the rule it breaks."""
     if b"\n" in line or b"\r" in line:
         return "the entry is one line"
@@ -208,7 +210,7 @@ def _entry(line: bytes) -> dict | str:
     return next((rule for ok, rule in rules if not ok), entry)
 
 
-def _chain(root: dict, run: dict, record: bytes) -> str | RecordingRefusal:
+def _chain(root: dict[str, Any], run: dict[str, Any], record: bytes) -> str | RecordingRefusal:
     """The top-level chain (4+): an entry the Runner writes, naming this run and the record's bytes,
     and the entry's own checkpoint. Answers the line of the report."""
     chain = root.get("chain")
@@ -260,7 +262,7 @@ def _sidecar_line(line: bytes) -> bool:
     if not isinstance(value, dict) or len(value) != 7 or value.get("kind") not in _SIDECAR_KINDS:
         return False
     place, held, form = _SIDECAR_KINDS[value["kind"]]
-    text = {k: value.get(k) for k in ("sidecarVersion", "keyId", "trail", held, "signature")}
+    text: dict[str, Any] = {k: value.get(k) for k in ("sidecarVersion", "keyId", "trail", held, "signature")}
     return (all(isinstance(v, str) for v in text.values()) and text["sidecarVersion"] == "1"
             and _HEX32.fullmatch(text["keyId"]) is not None and _HEX32.fullmatch(text["trail"]) is not None
             and _sequence(value.get(place)) is not None
@@ -268,7 +270,7 @@ def _sidecar_line(line: bytes) -> bool:
             and _HEX128.fullmatch(text["signature"]) is not None)
 
 
-def _sidecar(run: dict) -> str | RecordingRefusal:
+def _sidecar(run: dict[str, Any]) -> str | RecordingRefusal:
     """run.auditSignatures (5): the sidecar within its bound; its lines counted as the Runner's
     `verify-run` counts them without a public key (status not-checked). Answers the line of the report."""
     sidecar = _decoded(run.get("auditSignatures"), "/run/auditSignatures", MAX_SIDECAR,
@@ -282,14 +284,17 @@ def _sidecar(run: dict) -> str | RecordingRefusal:
             f"signature), {readable} readable and {unreadable} unreadable lines")
 
 
-_ADDED = (  # (since version, where, what, present?)
+_ADDED: tuple[tuple[int, str, str, Callable[[dict[str, Any], dict[str, Any]], bool]], ...] = (
+    # (since version, where, what, present?)
     (3, "/run/auditBytes", "the audit record's exact bytes", lambda root, run: "auditBytes" in run),
     (4, "/chain", "the run's chain entry", lambda root, run: "chain" in root),
     (5, "/run/auditSignatures", "the record's signature sidecar", lambda root, run: "auditSignatures" in run),
 )
 
 
-def _added(root: dict, run: dict, version: int) -> tuple[bytes | None, tuple[str, ...]] | RecordingRefusal:
+def _added(
+    root: dict[str, Any], run: dict[str, Any], version: int
+) -> tuple[bytes | None, tuple[str, ...]] | RecordingRefusal:
     """The members `version` adds, each present exactly from its version on and held to its checks:
     (the record's exact line or None, the report's lines)."""
     for since, where, what, present in _ADDED:
@@ -322,7 +327,7 @@ def _mapping_v2(release: Any) -> bool:
     return isinstance(mapping, dict) and integer(mapping.get("version")) == 2
 
 
-def _lineage(root: dict) -> RecordingRefusal | None:
+def _lineage(root: dict[str, Any]) -> RecordingRefusal | None:
     """An export without lineage holds nothing a fixture or an entry is made of: `"inputs": "not-mapped"`,
     or a run with no preparation under a release that froze no mapping v2."""
     if "inputs" in root:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from typing import Any
 
 from ..canon import CanonError, canon, canonical_digest, is_digest
 from ..catalog import grammar
@@ -63,7 +64,7 @@ def _write(root: str, rel: str, files: dict[str, bytes]) -> list[str]:
     return written
 
 
-def _human(entry_id: str, kind: str, direction: str) -> dict:
+def _human(entry_id: str, kind: str, direction: str) -> dict[str, Any]:
     """The human parts a person writes, as placeholders the gate refuses (`placeholder-value`): the title and
     the description (optional in §3, but a catalog entry says what it is; issue #26 item 6), and later the
     author and the README."""
@@ -71,7 +72,7 @@ def _human(entry_id: str, kind: str, direction: str) -> dict:
             "description": ph.DESCRIPTION, "direction": direction}
 
 
-def _closing(entry: dict, kind: str, kinds: list[str]) -> None:
+def _closing(entry: dict[str, Any], kind: str, kinds: list[str]) -> None:
     entry["requires"] = {}
     entry["sourceKinds"] = kinds
     entry["licence"] = "Apache-2.0"
@@ -113,7 +114,7 @@ def scaffold(catalog: str, entry_id: str, kind: str, direction: str) -> list[str
     return _write(root, rel, files)
 
 
-def _reference(document: dict, digest_: str) -> tuple[dict, dict | None]:
+def _reference(document: dict[str, Any], digest_: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """entry.json's dialect reference (and artifact pair) for the recorded document (RFC 0019 §3)."""
     if "formatVersion" in document:
         return ({"path": "dialect.json", "formatVersion": document["formatVersion"], "digest": digest_},
@@ -121,7 +122,7 @@ def _reference(document: dict, digest_: str) -> tuple[dict, dict | None]:
     return {"path": "dialect.json", "dialectVersion": integer(document.get("version")), "digest": digest_}, None
 
 
-def _source_kinds(document: dict) -> list[str]:
+def _source_kinds(document: dict[str, Any]) -> list[str]:
     """The kinds the document's sources use, in first-use order (catalog/directory._check_source_kinds);
     a case-only document uses none, and §3 requires 1 to 16, so it is given ["operation"] (reading O6)."""
     from .. import dialect as dialect_form
@@ -157,6 +158,7 @@ def scaffold_from_run(catalog: str, entry_id: str, export: str, profiles: str | 
         raise refuse(form.refusal, "the recording's mapping is not a dialect document the catalog admits "
                                    f"({form.refusal}); no entry written")
     document = form.document
+    assert isinstance(document, dict)  # a document that passes its form check is a JSON object
     pack_id, pack_digest = recording.pack_id, recording.pack_digest
     if (not isinstance(pack_id, str) or len(pack_id) > 2048 or grammar.absolute_uri_problem(pack_id) is not None
             or not is_digest(pack_digest)):

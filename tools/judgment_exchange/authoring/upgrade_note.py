@@ -18,11 +18,18 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..catalog import documents as docs
 from ..catalog.grammar import ENTRY_ID, release_key
 from ..gitfail import reason
 from ..jsonstrict import well_formed
+
+if TYPE_CHECKING:
+    from git import Repo
+
+    from ..history.ledger import LedgerRow
+    from ..tree import ObjectStore
 
 MAX_NOTES = 32
 NOTE_CHARS = (1, 2048)
@@ -84,6 +91,7 @@ def releases_of(root: str, entry_id: str) -> list[Released]:
         except (OSError, LedgerFormError) as exc:
             raise HistoryUnreadable(f"{LEDGER} cannot be read ({exc})") from exc
         main_rows = _main_ledger(repo, store)
+        places: list[tuple[str, str, str | None]]
         if ledger is not None or main_rows:
             # the working tree's rows, then main's rows it lacks: a branch cut before a release knows only
             # main's ledger of it, which the gate's warning reads (issue #34 item 7)
@@ -115,7 +123,7 @@ def releases_of(root: str, entry_id: str) -> list[Released]:
     return sorted(out, key=lambda r: release_key(r.tag) or (0, 0, 0))
 
 
-def _main_ledger(repo, store) -> list:
+def _main_ledger(repo: Repo, store: ObjectStore) -> list[LedgerRow]:
     """The rows of releases.json at main's tip as every command resolves main (history/mainline.resolve_main:
     the upstream default branch as fetched, else the local main): the ledger the gate's upgrade-note-missing
     warning keys by. [] when main names no commit or holds no ledger in its form (the gate refuses that)."""
