@@ -41,7 +41,7 @@ from ..jsonstrict import integer
 from ..quoting import described, path_text, quoted, withheld_position
 from ..quoting import digest as quoted_digest
 from ..refusal import Refusal
-from ..tree import DIR, FILE, Tree, TreeError, kind_text
+from ..tree import DIR, FILE, Node, Tree, TreeError, kind_text
 from . import documents as docs
 from . import grammar, placeholders
 from .entry import check_entry
@@ -70,7 +70,7 @@ class EntryCheck:
     id: str
     path: str
     refusals: list[Refusal] = field(default_factory=list)
-    entry: dict | None = None
+    entry: dict[str, Any] | None = None
     stored: dict[str, str] = field(default_factory=dict)
     present: set[str] = field(default_factory=set)
     document: Any = None
@@ -122,7 +122,7 @@ def entry_path(entry_id_: str) -> str:
     return f"entries/{publisher}/{name}"
 
 
-def _expected_files(entry: dict | None) -> dict[str, bool]:
+def _expected_files(entry: dict[str, Any] | None) -> dict[str, bool]:
     """Each name the entry root may hold, with whether it is required (open readings O2, O3: the
     root is closed; an output entry holds no fixtures directory). Where kind or direction could not
     be read, the documents they would decide are admitted and not required."""
@@ -185,7 +185,7 @@ def check_entry_directory(tree: Tree, path: str) -> EntryCheck:
     return check
 
 
-def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict) -> None:
+def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict[str, Node]) -> None:
     """placeholder-value (issue #9): a value the scaffold writes, left in entry.json, dialect.json,
     output.json or README.md. Runs last among the directory checks, on the documents as read above
     (a document that could not be read is already refused and is not searched)."""
@@ -209,10 +209,11 @@ def _check_placeholders(tree: Tree, check: EntryCheck, listing: dict) -> None:
                     "for in your own words", check.id, line=line))
 
 
-def _read_documents(tree: Tree, check: EntryCheck, listing: dict, wanted: dict) -> dict[str, docs.Read]:
+def _read_documents(tree: Tree, check: EntryCheck, listing: dict[str, Node], wanted: dict[str, bool]
+                    ) -> dict[str, docs.Read]:
     """Each document the entry may hold, read once within its bound; the stored-byte digests the
     manifest pins (§3 "Digests"). dialect.json's bound is the form checker's (input-over-bound)."""
-    reads = {}
+    reads: dict[str, docs.Read] = {}
     for name, limit, over in (("dialect.json", docs.DIALECT_BOUND, INPUT_OVER_BOUND),
                               ("output.json", docs.OUTPUT_BOUND, FILE_OVER_BOUND)):
         if name in wanted and _is_file(listing, name):
@@ -224,7 +225,7 @@ def _read_documents(tree: Tree, check: EntryCheck, listing: dict, wanted: dict) 
     return reads
 
 
-def _is_file(listing: dict, name: str) -> bool:
+def _is_file(listing: dict[str, Node], name: str) -> bool:
     return name in listing and listing[name].kind == FILE
 
 
@@ -235,7 +236,7 @@ _FROM_EXPORT = ("a Runner run export is not an entry's file: keep the export out
                 "it with exchange fixture add ENTRY_DIR RUN_EXPORT (docs/recording.md), and remove this file")
 
 
-def _unexpected_hint(name: str, entry: dict | None) -> str:
+def _unexpected_hint(name: str, entry: dict[str, Any] | None) -> str:
     if name in ("dialect.json", "output.json"):
         return f"{name} is not a document this entry's direction gives; remove it or change direction"
     if name == "fixtures":
@@ -251,7 +252,7 @@ def _fixture_unexpected_hint(name: str) -> str:
     return "a fixture holds only case.json, sources.json, profiles.json, preparation.json and binding.json; remove it"
 
 
-def _missing_hint(name: str, entry: dict | None) -> str:
+def _missing_hint(name: str, entry: dict[str, Any] | None) -> str:
     return {
         "README.md": "every entry has README.md: what the dialect is for, in the publisher's words",
         "entry.json": "every entry has entry.json",
@@ -259,7 +260,7 @@ def _missing_hint(name: str, entry: dict | None) -> str:
     }.get(name, f"the entry's direction gives {name}; add it or change direction")
 
 
-def _read_entry(tree: Tree, check: EntryCheck, listing: dict) -> None:
+def _read_entry(tree: Tree, check: EntryCheck, listing: dict[str, Node]) -> None:
     path = f"{check.path}/entry.json"
     if not _is_file(listing, "entry.json"):
         return
@@ -301,6 +302,7 @@ def _check_output(check: EntryCheck, raw: docs.Read) -> None:
     if problem:
         check.refuse(OUTPUT_MALFORMED, path, problem)
         return
+    assert check.entry is not None  # checked only once entry.json was read (check_entry_directory)
     ref = check.entry.get("output")
     if not isinstance(ref, dict):
         return
@@ -324,11 +326,13 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
     entry_path_ = f"{check.path}/entry.json"
     path = f"{check.path}/dialect.json"
     form = None
+    assert check.entry is not None  # checked only once entry.json was read (check_entry_directory)
     if raw is not None and "dialect" in check.entry:
         if raw.refusal:
             check.refusals.append(raw.refusal.with_entry(check.id))
             check.unreplayed = raw.refusal.code
         else:
+            assert raw.data is not None  # a Read without a refusal holds its bytes (documents.read_bytes)
             check.document_data = raw.data
             form = dialect_form.check_form(raw.data)
             check.document = form.document
@@ -361,6 +365,7 @@ def _check_dialect(check: EntryCheck, raw: docs.Read | None) -> None:
 def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
     """sourceKinds equals the set of kinds the document's sources use (open reading O6); a document
     with no source (a case-only dialect) is held to §3's list form alone."""
+    assert check.entry is not None  # checked only once entry.json was read (check_entry_directory)
     listed = check.entry.get("sourceKinds")
     if not isinstance(listed, list) or not all(isinstance(k, str) for k in listed) or check.direction == "output":
         return
@@ -377,6 +382,7 @@ def _check_source_kinds(check: EntryCheck, doc: Any) -> None:
 
 def declared_fixtures(check: EntryCheck) -> list[tuple[str, str | None]]:
     """Each fixture entry.json lists by a string name, with its preparationDigest (None when not a string)."""
+    assert check.entry is not None  # asked only of an entry whose entry.json was read
     fixtures = check.entry.get("fixtures")
     if not isinstance(fixtures, list):
         return []
@@ -388,7 +394,7 @@ def declared_fixtures(check: EntryCheck) -> list[tuple[str, str | None]]:
     return out
 
 
-def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict) -> None:
+def _check_fixtures(tree: Tree, check: EntryCheck, listing: dict[str, Node]) -> None:
     named = declared_fixtures(check)
     if "fixtures" not in listing or listing["fixtures"].kind != DIR:
         return
@@ -456,6 +462,7 @@ def _check_binding(tree: Tree, check: EntryCheck, path: str) -> None:
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))
         return
+    assert raw.data is not None  # a Read without a refusal holds its bytes (documents.read_bytes)
     if check.checked is not None:  # checked once per binding's bytes; the verifier reads the same result
         result = check.checked.binding(raw.data)
     else:
@@ -474,6 +481,7 @@ def _check_preparation(tree: Tree, check: EntryCheck, path: str, prep_digest: st
     if raw.refusal:
         check.refusals.append(raw.refusal.with_entry(check.id))
         return
+    assert raw.data is not None  # a Read without a refusal holds its bytes (documents.read_json)
     if check.checked is not None:  # read once: the verifier takes these bytes' value from here
         check.checked.read(raw.data, docs.json_bounds(docs.PREPARATION_BOUND), raw.value)
     try:

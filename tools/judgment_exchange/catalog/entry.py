@@ -9,6 +9,7 @@ assertion byte for byte. The `dialect` and `artifact` members are the reference 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container
 from dataclasses import replace
 from typing import Any
 
@@ -89,19 +90,20 @@ class _Refusals:
                 self.add(MISSING, f"{member}/{name}", "required")
         return True
 
-    def grammar(self, value: Any, member: str, problem_of) -> None:
+    def grammar(self, value: Any, member: str, problem_of: Callable[[str], str | None]) -> None:
         """A string held to a grammar: `problem_of(text)` says what is wrong, or None."""
         if not isinstance(value, str):
             self.add(INVALID, member, f"expected a string, found {_type_name(value)}")
         elif (problem := problem_of(value)) is not None:
             self.add(INVALID, member, problem)
 
-    def array(self, value: dict, member: str) -> list | None:
+    def array(self, value: dict[str, Any], member: str) -> list[Any] | None:
         """The member's array, or None after refusing another type."""
-        if not isinstance(value[member], list):
-            self.add(INVALID, member, f"expected an array, found {_type_name(value[member])}")
+        found = value[member]
+        if not isinstance(found, list):
+            self.add(INVALID, member, f"expected an array, found {_type_name(found)}")
             return None
-        return value[member]
+        return found
 
     def digest(self, value: Any, member: str) -> None:
         if not is_digest(value):
@@ -130,7 +132,7 @@ def _edits(a: str, b: str, bound: int = NEAR) -> int:
     return row[-1]
 
 
-def did_you_mean(name: str, known: tuple[str, ...], present) -> str:
+def did_you_mean(name: str, known: tuple[str, ...], present: Container[str]) -> str:
     """"; did you mean `description`?" where the unknown member `name` is within NEAR edits of a member the
     format knows that the object does not hold yet (the nearest, every one at that distance, in the format's
     order); else "". Only the known member is named: the typed name is the author's and is never repeated."""
@@ -230,7 +232,7 @@ def check_entry(value: Any, path: str) -> list[Refusal]:
     return r.out
 
 
-def _presence(value: dict, kind: str | None, direction: str | None, r: _Refusals) -> None:
+def _presence(value: dict[str, Any], kind: str | None, direction: str | None, r: _Refusals) -> None:
     """Conditional members: present exactly inside their condition (§3)."""
     rules = []
     if kind:
@@ -245,7 +247,7 @@ def _presence(value: dict, kind: str | None, direction: str | None, r: _Refusals
             r.add(FORBIDDEN, name, f"not given for {why}; remove it")
 
 
-def _compatibility(value: dict, r: _Refusals) -> None:
+def _compatibility(value: dict[str, Any], r: _Refusals) -> None:
     if "compatibility" not in value:
         return
     c = value["compatibility"]
@@ -255,7 +257,7 @@ def _compatibility(value: dict, r: _Refusals) -> None:
                 r.grammar(c[name], f"compatibility/{name}", grammar.compatibility_problem)
 
 
-def _upgrade(value: dict, r: _Refusals) -> None:
+def _upgrade(value: dict[str, Any], r: _Refusals) -> None:
     if "upgrade" not in value:
         return
     u = value["upgrade"]
@@ -270,7 +272,7 @@ def _upgrade(value: dict, r: _Refusals) -> None:
         r.string(note, f"upgrade/{key}", 1, 2048)
 
 
-def _pack(value: dict, r: _Refusals) -> None:
+def _pack(value: dict[str, Any], r: _Refusals) -> None:
     if "pack" not in value:
         return
     p = value["pack"]
@@ -291,7 +293,7 @@ def _pack(value: dict, r: _Refusals) -> None:
                 r.digest(item, f"pack/digests/{i}")
 
 
-def _output(value: dict, r: _Refusals) -> None:
+def _output(value: dict[str, Any], r: _Refusals) -> None:
     if "output" not in value:
         return
     o = value["output"]
@@ -300,13 +302,13 @@ def _output(value: dict, r: _Refusals) -> None:
         return
     if "path" in o and o["path"] != "output.json":
         r.add(INVALID, "output/path", "always the string \"output.json\"")
-    if "outputVersion" in o and (integer(o["outputVersion"]) is None or integer(o["outputVersion"]) < 1):
+    if "outputVersion" in o and ((version := integer(o["outputVersion"])) is None or version < 1):
         r.add(INVALID, "output/outputVersion", "expected an integer of 1 or more")
     if "digest" in o:
         r.digest(o["digest"], "output/digest")
 
 
-def _requires(value: dict, kind: str | None, r: _Refusals) -> None:
+def _requires(value: dict[str, Any], kind: str | None, r: _Refusals) -> None:
     if "requires" not in value:
         return
     q = value["requires"]
@@ -322,15 +324,16 @@ def _requires(value: dict, kind: str | None, r: _Refusals) -> None:
             r.add(INVALID, "requires/platform", "expected ^[a-z][a-z0-9-]*$")
 
 
-def source_kinds_list(entry: dict) -> tuple[str, ...]:
+def source_kinds_list(entry: dict[str, Any]) -> tuple[str, ...]:
     """The kinds RFC 0018 §4 lists for the family the dialect reference selects (§3 sourceKinds)."""
-    ref = entry.get("dialect") if isinstance(entry.get("dialect"), dict) else {}
+    dialect = entry.get("dialect")
+    ref: dict[str, Any] = dialect if isinstance(dialect, dict) else {}
     if ref.get("formatVersion") == "2.0.0" or integer(ref.get("dialectVersion")) == 2:
         return V2_KINDS
     return V3_KINDS
 
 
-def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
+def _source_kinds(value: dict[str, Any], direction: str | None, r: _Refusals) -> None:
     if "sourceKinds" not in value:
         return
     s = value["sourceKinds"]
@@ -350,7 +353,7 @@ def _source_kinds(value: dict, direction: str | None, r: _Refusals) -> None:
                                                f"({', '.join(allowed)})")
 
 
-def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
+def _fixtures(value: dict[str, Any], direction: str | None, r: _Refusals) -> None:
     if "fixtures" not in value:
         return
     f = r.array(value, "fixtures")
@@ -380,7 +383,7 @@ def _fixtures(value: dict, direction: str | None, r: _Refusals) -> None:
             r.digest(item["preparationDigest"], f"{member}/preparationDigest")
 
 
-def _verification(value: dict, kind: str | None, r: _Refusals) -> None:
+def _verification(value: dict[str, Any], kind: str | None, r: _Refusals) -> None:
     if "verification" not in value:
         return
     v = r.array(value, "verification")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..codes.catalog import (
     MANIFEST_DIGEST_MISMATCH,
@@ -36,6 +36,10 @@ from . import documents as docs
 from . import grammar
 from .directory import EntryCheck, entry_path
 
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
 PATH = "manifest.json"
 MAX_ROWS = 1024
 ROW_MEMBERS = ("id", "kind", "path", "entryDigest", "fixtures", "dialectDigest", "outputDigest")
@@ -45,7 +49,7 @@ ROW_MEMBERS = ("id", "kind", "path", "entryDigest", "fixtures", "dialectDigest",
 class Manifest:
     """The rows that could be read, by id, and the refusals of the file's own form."""
 
-    rows: dict[str, dict] = field(default_factory=dict)
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     refusals: list[Refusal] = field(default_factory=list)
     readable: bool = False
 
@@ -104,22 +108,25 @@ def read_manifest(tree: Tree) -> Manifest:
 
 
 @lru_cache(maxsize=1)
-def _row_validator():
+def _row_validator() -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
     schema = json.loads(resources.files("judgment_exchange").joinpath("schemas/manifest-row.schema.json").read_text())
     return Draft202012Validator(schema)
 
 
-def _where(error) -> str:
+def _where(error: ValidationError) -> str:
     """The member's path in the row, each name shown only when it is one of our schema's (issue #11)."""
     return pointer_text(json_pointer(error.absolute_path))[1:] or "(row)"
 
 
-def _message(error) -> str:
+def _message(error: ValidationError) -> str:
     """What the row's schema asks, from the schema alone: jsonschema's own messages quote the row's
     values (an id, an unexpected member's name), which the author controls (issue #11 item 3)."""
-    rule, wanted = error.validator, error.validator_value
+    rule = error.validator
+    # the schema keyword's value, a JSON value of the schema's; set on every error iter_errors yields (Unset only on
+    # an error built by hand)
+    wanted: Any = error.validator_value
     if rule == "not":
         return "must be one line, with no line break"
     if rule == "type":
@@ -202,7 +209,7 @@ def row_problems(row: Any) -> list[str]:
     return problems
 
 
-def compute_row(check: EntryCheck) -> dict:
+def compute_row(check: EntryCheck) -> dict[str, Any]:
     """The row an entry directory calls for: kind, path, stored-byte digests, fixture file sets."""
     row: dict[str, Any] = {"id": check.id, "kind": check.kind, "path": check.path,
                            "entryDigest": check.stored.get("entry.json")}
@@ -234,8 +241,8 @@ def check_rows(manifest: Manifest, checks: list[EntryCheck]) -> list[Refusal]:
     return out
 
 
-def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
-    out = []
+def _row_against_entry(row: dict[str, Any], check: EntryCheck) -> list[Refusal]:
+    out: list[Refusal] = []
 
     def refuse(code: str, detail: str) -> None:
         out.append(Refusal(code, PATH, f"row {check.id}: {detail}", check.id))
@@ -281,17 +288,17 @@ def _row_against_entry(row: dict, check: EntryCheck) -> list[Refusal]:
     return out
 
 
-def _fixture_names(names: list) -> str:
+def _fixture_names(names: list[Any]) -> str:
     """Fixture names, each shown only within §3's fixture-name grammar."""
     return ", ".join(quoted(n, grammar.FIXTURE_NAME, "a name") for n in names)
 
 
-def _file_names(names: list) -> str:
+def _file_names(names: list[Any]) -> str:
     """File names, each shown only when it is one of a fixture's closed file set (RFC 0019 §3)."""
     return ", ".join(repr(n) if n in FIXTURE_FILES else described(n, "a name") for n in names)
 
 
-def write_manifest(rows: list[dict]) -> bytes:
+def write_manifest(rows: list[dict[str, Any]]) -> bytes:
     """manifest.json's bytes: rows in id byte order, two-space indentation, a final newline."""
     ordered = sorted(rows, key=lambda r: id_order(r["id"]))
     return (json.dumps(ordered, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

@@ -52,13 +52,13 @@ def pinned_entry(tree: Tree, path: str) -> tuple[EntryCheck, bool]:
     if read.refusal or not isinstance(read.value, dict):
         return check, False
     check.entry = read.value
-    for name, limit in (("dialect.json", docs.DIALECT_BOUND), ("output.json", docs.OUTPUT_BOUND)):
-        if name in listing:
-            check.present.add(name)
-            raw = docs.read_bytes(tree, f"{path}/{name}", limit)
+    for document, limit in (("dialect.json", docs.DIALECT_BOUND), ("output.json", docs.OUTPUT_BOUND)):
+        if document in listing:
+            check.present.add(document)
+            raw = docs.read_bytes(tree, f"{path}/{document}", limit)
             if raw.data is None:
                 return check, False
-            check.stored[name] = digest(raw.data)
+            check.stored[document] = digest(raw.data)
     named = [f for f in check.entry.get("fixtures") or [] if isinstance(f, dict)] \
         if isinstance(check.entry.get("fixtures"), list) else []
     names = [f.get("name") for f in named]

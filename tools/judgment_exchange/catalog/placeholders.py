@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from typing import TypeAlias
 
 from ..quoting import schema_words
 from .placeholder_values import (  # noqa: F401
@@ -28,8 +29,12 @@ _SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 _TOKEN = "A-Za-z0-9_-"
 
+Step: TypeAlias = int | tuple[str, int]
+"""One step of a path `in_json` finds: an array index, or a member as (its name, its 0-based position)."""
+Where: TypeAlias = tuple[Step, ...]
 
-def _pattern(marker: str) -> re.Pattern:
+
+def _pattern(marker: str) -> re.Pattern[str]:
     """A marker found as a whole token: where it begins or ends with a name character, the next
     character outside it is not one ([A-Za-z0-9_-]), so `example-platforms-team` or `no-replace-me`
     is not the marker while `https://example.org/packs/replace-me` and `x (describe it)` are."""
@@ -60,13 +65,13 @@ def marker_in(text: str) -> str | None:
     return None
 
 
-def in_json(value: object, at: tuple = ()) -> list[tuple[tuple, str]]:
+def in_json(value: object, at: Where = ()) -> list[tuple[Where, str]]:
     """Every string value (at any depth) holding a marker: (the path as (name, position) or index
     steps, the marker), in document order. Member names are not values and are not searched."""
     if not _may_hold("\n".join(_strings(value))):  # most documents hold none: no paths are built
         return []
-    out: list[tuple[tuple, str]] = []
-    stack: list[tuple[tuple, object]] = [(at, value)]
+    out: list[tuple[Where, str]] = []
+    stack: list[tuple[Where, object]] = [(at, value)]
     while stack:
         where, item = stack.pop()
         if isinstance(item, str):
@@ -95,7 +100,7 @@ def _strings(value: object) -> list[str]:
     return out
 
 
-def pointer_text(where: tuple) -> str:
+def pointer_text(where: Where) -> str:
     """An RFC 6901 pointer for a path from `in_json`; a member name outside the safe grammar is
     written as `[member N]` (its 1-based position in its object), never quoted."""
     parts = []
@@ -110,7 +115,7 @@ def pointer_text(where: tuple) -> str:
     return "/" + "/".join(parts) if parts else "(the root)"
 
 
-def pointer_of(where: tuple) -> str:
+def pointer_of(where: Where) -> str:
     """A JSON Pointer for a Refusal's `pointer` (annotations find its line): the path up to its first
     member name outside the safe grammar, so no author-chosen name is ever part of it."""
     parts = []

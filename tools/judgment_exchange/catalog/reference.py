@@ -44,7 +44,7 @@ def document_format(document: Any) -> tuple[str, Any] | None:
     return ("integer", version) if version is not None else None
 
 
-def _form(entry: dict, kind: str | None) -> str | None:
+def _form(entry: dict[str, Any], kind: str | None) -> str | None:
     ref = entry.get("dialect")
     if ref is None:
         return None
@@ -77,7 +77,7 @@ def _form(entry: dict, kind: str | None) -> str | None:
     return None
 
 
-def _mismatch(ref: dict, document: Any) -> str | None:
+def _mismatch(ref: dict[str, Any], document: Any) -> str | None:
     fmt = document_format(document)
     if "formatVersion" in ref:
         if fmt is None or fmt[0] != "named":
@@ -127,7 +127,8 @@ def _chain(code: str, detail: str) -> Chain:
     return Chain(code, detail, "/" + member.group(0) if member else None)
 
 
-def reference_refusal(entry: dict, document: Any, readable: bool, known_digest: str | None = None) -> Chain | None:
+def reference_refusal(entry: dict[str, Any], document: Any, readable: bool, known_digest: str | None = None
+                      ) -> Chain | None:
     """The first refusal of §3's chain, or None. `document` is dialect.json's parsed value;
     `readable` is False when it could not be read, and then the chain stops after the reference's
     own form (the document form check reports why it could not be read). `known_digest`: the
@@ -137,7 +138,7 @@ def reference_refusal(entry: dict, document: Any, readable: bool, known_digest: 
 
 
 def _reference_refusal(
-    entry: dict, document: Any, readable: bool, known_digest: str | None = None
+    entry: dict[str, Any], document: Any, readable: bool, known_digest: str | None = None
 ) -> tuple[str, str] | None:
     kind = entry.get("kind")
     direction = entry.get("direction")

