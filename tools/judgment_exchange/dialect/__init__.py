@@ -94,7 +94,7 @@ class CheckedDialect:
         self.document = document
         self.digest = digest
         self._bindings: dict[bytes, BindingResult] = {}
-        self.signatures: dict[tuple, bool] = {}
+        self.signatures: dict[tuple[str, str, bytes], bool] = {}  # (public key, signature, message): its verdict
         self.measured: set[tuple[Bounds, bytes]] = set()
         self.parsed: dict[bytes, Any] = {}
 
@@ -129,11 +129,11 @@ class CheckedDialect:
     def __repr__(self) -> str:  # never the document: it is the author's
         return f"CheckedDialect({len(self.data)} bytes, {self.digest})"
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[bytes, Any, str]:
         return (self.data, self.document, self.digest)
 
-    def __setstate__(self, state: tuple) -> None:
-        self.__init__(*state)
+    def __setstate__(self, state: tuple[bytes, Any, str]) -> None:
+        CheckedDialect.__init__(self, *state)  # the class's own: no subclass exists
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ class FormResult:
 def check_form(
     data: bytes,
     *,
-    readable_versions: frozenset = READABLE_VERSIONS,
-    readable_kinds: frozenset = ALL_KINDS,
+    readable_versions: frozenset[int | str] = READABLE_VERSIONS,
+    readable_kinds: frozenset[str] = ALL_KINDS,
 ) -> FormResult:
     """Every phase of §11 that concerns the dialect alone, in order; the first failing is reported.
 
@@ -170,12 +170,15 @@ def check_form(
     return FormResult(None, "valid", document, digest, checked)
 
 
-def check_binding(data: bytes, document: Any, dialect_digest: str, *, document_checked: bool = False) -> BindingResult:
+def check_binding(
+    data: bytes, document: Any, dialect_digest: str | None, *, document_checked: bool = False
+) -> BindingResult:
     """A binding document (§4.4) against the unbound dialect; on success the bound dialect and its digest.
 
     `document` is the unbound dialect as parsed (a FormResult's document) and `dialect_digest` its
-    digest. The two documents' phases interleave as §11 orders them: the binding's bytes (1, 2), both
-    documents' counts (3), the dialect's version (4), both forms (5), then the bound dialect is built.
+    digest (None when it has none: its form, phase 5, is then refused before the digest is read). The two
+    documents' phases interleave as §11 orders them: the binding's bytes (1, 2), both documents' counts (3),
+    the dialect's version (4), both forms (5), then the bound dialect is built.
     `document_checked`: the dialect is a CheckedDialect's, which passed its count, version, form and kind
     phases (with every kind), so they are not made again; the result is the same.
     """
@@ -184,12 +187,12 @@ def check_binding(data: bytes, document: Any, dialect_digest: str, *, document_c
         return BindingResult(refused[0], "binding: " + refused[1])
     unchecked = not document_checked
     refused = (
-        (unchecked and count_refusal(document))
+        (count_refusal(document) if unchecked else None)
         or binding_count_refusal(binding)
-        or (unchecked and version_refusal(document))
-        or (unchecked and form_refusal(document))
+        or (version_refusal(document) if unchecked else None)
+        or (form_refusal(document) if unchecked else None)
         or binding_form_refusal(binding, document, dialect_digest)
-        or (unchecked and kind_refusal(document, ALL_KINDS))
+        or (kind_refusal(document, ALL_KINDS) if unchecked else None)
     )
     if refused:
         return BindingResult(refused[0], refused[1])
@@ -205,7 +208,7 @@ def _binding_detail(refused: tuple[str, str] | None) -> tuple[str, str] | None:
     return (refused[0], "binding: " + refused[1]) if refused else None
 
 
-def form_report(dialect: bytes, binding: bytes | None = None) -> dict:
+def form_report(dialect: bytes, binding: bytes | None = None) -> dict[str, str | None]:
     """The report of `exchange form DIALECT [--binding B]`: valid with digest (and boundDigest), or a refusal.
 
     With a binding, the two documents' phases interleave as §11 orders them: both documents' bytes

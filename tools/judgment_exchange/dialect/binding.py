@@ -14,12 +14,12 @@ from .sources import BINDING, CATALOG, RESEARCH_BINDING, check_web_profiles, nee
 BINDING_BYTES = 65536
 
 
-def _sources(document: Any) -> list:
+def _sources(document: Any) -> list[dict[str, Any]]:
     sources = document.get("sources") if isinstance(document, dict) else None
     return [s for s in sources if isinstance(s, dict)] if isinstance(sources, list) else []
 
 
-def is_unbound(source: dict) -> bool:
+def is_unbound(source: dict[str, Any]) -> bool:
     """§4.4 (RFC 0019 §3): an operation with all four catalog members and neither binding member;
     a research source with none of profile, profileDigest and webProfiles."""
     if source.get("kind") == "operation":
@@ -29,7 +29,7 @@ def is_unbound(source: dict) -> bool:
     return False
 
 
-def is_bound(source: dict) -> bool:
+def is_bound(source: dict[str, Any]) -> bool:
     """A source in the bound form of a kind that §4.4 gives an unbound form (operation, research)."""
     if source.get("kind") == "operation":
         return all(m in source for m in BINDING) and not any(m in source for m in CATALOG)
@@ -38,13 +38,15 @@ def is_bound(source: dict) -> bool:
     return False
 
 
-def unbound_sources(document: Any) -> list[str]:
-    """Names of the sources in §4.4's unbound form, in document order."""
+def unbound_sources(document: Any) -> list[Any]:
+    """Names of the sources in §4.4's unbound form, in document order (each as written: a string once the
+    document passed its form, phase 5)."""
     return [s.get("name") for s in _sources(document) if is_unbound(s)]
 
 
-def bound_sources(document: Any) -> list[str]:
-    """Names of the sources in a bound form where §4.4 gives an unbound one (a preset's bound-derivative)."""
+def bound_sources(document: Any) -> list[Any]:
+    """Names of the sources in a bound form where §4.4 gives an unbound one (a preset's bound-derivative), each
+    as written."""
     return [s.get("name") for s in _sources(document) if is_bound(s)]
 
 
@@ -64,7 +66,7 @@ def binding_count_refusal(binding: Any) -> tuple[str, str] | None:
     return None
 
 
-def _binding_form(binding: Any, document: Any, dialect_digest: str) -> None:
+def _binding_form(binding: Any, document: Any, dialect_digest: str | None) -> None:
     doc = closed(binding, "", ("dialect", "sources"), what="a binding document")
     if not is_digest(doc["dialect"]):
         raise fail("/dialect", f"expected a digest, found {describe(doc['dialect'])} (§4.4)")
@@ -84,14 +86,15 @@ def _binding_form(binding: Any, document: Any, dialect_digest: str) -> None:
         if source.get("kind") == "research":
             assignment = closed(sources[name], path, RESEARCH_BINDING, what="a research assignment")
             need_profile(assignment, path)
-            capabilities = source.get("capabilities") if isinstance(source.get("capabilities"), list) else []
-            check_web_profiles(assignment["webProfiles"], at(path, "webProfiles"), capabilities)
+            capabilities = source.get("capabilities")
+            listed = capabilities if isinstance(capabilities, list) else []
+            check_web_profiles(assignment["webProfiles"], at(path, "webProfiles"), listed)
         else:
             assignment = closed(sources[name], path, BINDING, what="an operation assignment")
             need_profile(assignment, path)
 
 
-def bound_dialect(document: dict, binding: dict) -> dict:
+def bound_dialect(document: dict[str, Any], binding: dict[str, Any]) -> dict[str, Any]:
     """The unbound dialect with the binding applied (§4.4): catalog names removed, assignments added.
 
     Defined only on a dialect and a binding document that passed their checks (`check_binding` calls it so).
@@ -113,7 +116,7 @@ def bound_dialect(document: dict, binding: dict) -> dict:
     return bound
 
 
-def binding_form_refusal(binding: Any, document: Any, dialect_digest: str) -> tuple[str, str] | None:
+def binding_form_refusal(binding: Any, document: Any, dialect_digest: str | None) -> tuple[str, str] | None:
     """§11 phase 5 on a binding document against its unbound dialect (§4.4)."""
     try:
         _binding_form(binding, document, dialect_digest)

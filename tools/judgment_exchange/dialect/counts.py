@@ -35,11 +35,11 @@ def _over(path: str, message: str) -> Count:
     return (INPUT_OVER_BOUND, f"{pointer_text(path) or '/'}: {message}")
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
@@ -71,10 +71,10 @@ def _rule_counts(rule: Any, path: str) -> Count | None:
     return None
 
 
-def _targets(read: Any) -> tuple[set, set]:
+def _targets(read: Any) -> tuple[set[str], set[str]]:
     """The fact and evidence targets a read names, as far as they can be found (§8)."""
-    facts: set = set()
-    evidence: set = set()
+    facts: set[str] = set()
+    evidence: set[str] = set()
     read = _dict(read)
     copy = _dict(read.get("copy"))
     for entry in _list(copy.get("facts")):
@@ -95,7 +95,7 @@ def _targets(read: Any) -> tuple[set, set]:
     return facts, evidence
 
 
-def _research_counts(source: dict, path: str) -> Count | None:
+def _research_counts(source: dict[str, Any], path: str) -> Count | None:
     fields = source.get("fields")
     if isinstance(fields, list):
         if len(fields) > MAX_FIELDS:

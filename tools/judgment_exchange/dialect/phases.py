@@ -62,13 +62,13 @@ def _form(document: Any, in_canon: bool = False) -> None:
     `in_canon`: the caller wrote the document's canonical form (its digest), so every number in it is an
     integer and `_outside_canon` would find none (issue #20): the walk is not made."""
     fmt = document_format(document)
-    doc: dict = document
+    doc: dict[str, Any] = document
     where = None if in_canon else _outside_canon(doc)
     if where is not None:
         raise fail(where, "a number that is not an integer (§1): the dialect is outside the canon domain and has no "
                           "digest (§2)")
     written: list[tuple[str, RuleTargets]] = []
-    case_params: dict = {}
+    case_params: dict[str, str] = {}
     if "case" in doc:
         case = closed(doc["case"], "/case", ("facts", "evidence"), ("parameters",), what="case")
         case_params = case_parameters(case, fmt)
@@ -79,7 +79,7 @@ def _form(document: Any, in_canon: bool = False) -> None:
                                "rule)")
     if "case" not in doc and not sources:
         raise fail("", "a dialect has a case or at least one source; this one has neither (§3, §4)")
-    earlier_targets: dict = {}
+    earlier_targets: dict[str, set[str]] = {}
     earlier: list[SourceInfo] = []
     for i, source in enumerate(sources):
         path = at("/sources", i)
@@ -109,7 +109,7 @@ def form_refusal(document: Any, in_canon: bool = False) -> tuple[str, str] | Non
     return None
 
 
-def kind_refusal(document: Any, readable_kinds: frozenset = ALL_KINDS) -> tuple[str, str] | None:
+def kind_refusal(document: Any, readable_kinds: frozenset[str] = ALL_KINDS) -> tuple[str, str] | None:
     """§11 phase 6: the first source, in order, of a kind the reader does not read; the detail starts with the kind."""
     sources = document.get("sources") if isinstance(document, dict) else None
     for i, source in enumerate(sources if isinstance(sources, list) else []):
@@ -120,7 +120,7 @@ def kind_refusal(document: Any, readable_kinds: frozenset = ALL_KINDS) -> tuple[
     return None
 
 
-def check_phases(document: Any, readable_versions: frozenset, readable_kinds: frozenset,
+def check_phases(document: Any, readable_versions: frozenset[int | str], readable_kinds: frozenset[str],
                  in_canon: bool = False) -> tuple[str, str] | None:
     """Phases 3 to 6 on a parsed dialect, the first failing reported (`in_canon`: as `_form`'s; the answer
     is the same, tests/dialect/test_form_in_canon_fast.py)."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..pointers import pointer as json_pointer
-from .rule import RuleTargets, check_rule
+from .rule import PointerCheck, RuleTargets, check_rule
 from .shapes import (
     at,
     closed,
@@ -16,7 +16,6 @@ from .shapes import (
     need_fact_target,
     need_pointer,
     need_string,
-    pointer_tokens,
     shown,
 )
 from .templates import Scope
@@ -30,14 +29,14 @@ class SourceInfo:
 
     name: str
     kind: str
-    fields: tuple = ()
+    fields: tuple[str, ...] = ()
 
 
 def is_index(token: str) -> bool:
     return token == "0" or (token != "" and token[0] in "123456789" and all(c in _INDEX_DIGITS for c in token))
 
 
-def check_copy(value: Any, path: str, check: Callable | None = None) -> RuleTargets:
+def check_copy(value: Any, path: str, check: PointerCheck | None = None) -> RuleTargets:
     """A copy: exactly facts and evidence, both required arrays of closed entries (§6.2)."""
     copy = closed(value, path, ("facts", "evidence"), what="a copy")
     targets = RuleTargets()
@@ -65,10 +64,10 @@ def check_copy(value: Any, path: str, check: Callable | None = None) -> RuleTarg
     return targets
 
 
-def research_pointer_check(fields: tuple) -> Callable:
+def research_pointer_check(fields: tuple[str, ...]) -> PointerCheck:
     """§4.3's closed list of the pointers a plain research read may read, with no fact from under values."""
 
-    def check(tokens: list, text: str, path: str, role: str) -> None:
+    def check(tokens: list[str], text: str, path: str, role: str) -> None:
         ok = False
         if tokens == ["fields"]:
             ok = True
@@ -92,7 +91,9 @@ def research_pointer_check(fields: tuple) -> Callable:
     return check
 
 
-def _entry(tokens: list, listed: dict, current: tuple, text: str, path: str) -> tuple[tuple, list] | None:
+def _entry(
+    tokens: list[str], listed: dict[str, tuple[str, ...]], current: tuple[str, ...], text: str, path: str
+) -> tuple[tuple[str, ...], list[str]] | None:
     """(the field entry's tokens, the rest) for §6.4's combined value, or None when outside it."""
     if len(tokens) >= 4 and tokens[0] == "sources" and tokens[2] == "fields":
         if tokens[1] not in listed:
@@ -110,20 +111,21 @@ def _entry(tokens: list, listed: dict, current: tuple, text: str, path: str) -> 
     return None
 
 
-def _text(tokens: tuple) -> str:
+def _text(tokens: tuple[str, ...]) -> str:
     return json_pointer(tokens)
 
 
-def _guard(entry: tuple, status: str) -> dict:
+def _guard(entry: tuple[str, ...], status: str) -> dict[str, str]:
     return {"op": "equals", "field": _text(entry) + "/status", "to": status}
 
 
-def _absence(entry: tuple) -> dict:
+def _absence(entry: tuple[str, ...]) -> dict[str, Any]:
     return {"op": "not", "of": {"op": "exists", "field": _text(entry)}}
 
 
-def _all_conditions(condition: Any) -> list:
-    out, stack = [], [condition]
+def _all_conditions(condition: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    stack = [condition]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
@@ -137,7 +139,8 @@ def _all_conditions(condition: Any) -> list:
 
 
 def check_reconciliation(
-    read: dict, path: str, scope: Scope, index: int, name: str, fields: tuple, earlier: list[SourceInfo]
+    read: dict[str, Any], path: str, scope: Scope, index: int, name: str, fields: tuple[str, ...],
+    earlier: list[SourceInfo],
 ) -> RuleTargets:
     """§6.4: exactly {sources, rule} on a version-3 research source, its pointers and its guards."""
     closed(read, path, ("sources", "rule"), what="a reconciliation read (no copy or unwrap beside sources)")
@@ -146,7 +149,7 @@ def check_reconciliation(
         raise fail(at(path, "sources"), "a reconciliation read lists 1 to 15 earlier research sources, found none "
                                         "(§6.4)")
     by_name = {info.name: info for info in earlier}
-    listed: dict = {}
+    listed: dict[str, tuple[str, ...]] = {}
     for i, listed_name in enumerate(names):
         where = at(path, "sources", i)
         need_string(listed_name, where)
@@ -162,7 +165,7 @@ def check_reconciliation(
                               "read lists research sources (§6.4)")
         listed[listed_name] = by_name[listed_name].fields
 
-    def check(tokens: list, text: str, where: str, role: str) -> None:
+    def check(tokens: list[str], text: str, where: str, role: str) -> None:
         found = _entry(tokens, listed, fields, text, where)
         if found is None:
             raise fail(where, f"{shown(text)} is outside §6.4's closed list: /sources/<source>/fields/<field> or "
@@ -188,7 +191,11 @@ def check_reconciliation(
             raise fail(at(where, "evidence"), "a reconciliation claim writes fact targets only: its evidence is {} "
                                               "(§6.4)")
         for j, fact in enumerate(claim["facts"]):
-            entry = _entry(pointer_tokens(fact["from"]), listed, fields, fact["from"], at(where, "facts", j, "from"))[0]
+            from_path = at(where, "facts", j, "from")
+            # check_rule held every from to a pointer (need_pointer) in §6.4's closed list (check): neither refuses
+            selected = _entry(need_pointer(fact["from"], from_path), listed, fields, fact["from"], from_path)
+            assert selected is not None
+            entry = selected[0]
             found = _guard(entry, "found")
             when = clause["when"]
             direct = when == found or (when.get("op") == "all" and found in when["of"])
@@ -224,7 +231,7 @@ def check_read(
     family: int,
     index: int,
     name: str,
-    fields: tuple,
+    fields: tuple[str, ...],
     earlier: list[SourceInfo],
 ) -> RuleTargets:
     """A source's read (§6): unwrap? and exactly one of copy and rule; research's forms (§4.3, §6.4)."""

@@ -16,7 +16,7 @@ COMMON = ("case", "sources", "admits", "unmapped", "unmappedEvidence")
 LEGACY = ("provider", "facts", "evidence")
 
 
-def _identity(doc: dict) -> None:
+def _identity(doc: dict[str, Any]) -> None:
     """§2.1: id and the artifact version of a named document."""
     ident = doc.get("id")
     if not isinstance(ident, str) or ident == "":
@@ -54,7 +54,7 @@ def document_format(document: Any) -> Format:
             raise fail("", "a named-format document requires the member 'version', its artifact version (§2.1)")
         _identity(doc)
         fmt = Format(SELECTORS[selector], selector)
-        allowed = ("formatVersion", "id", "version") + COMMON
+        allowed: tuple[str, ...] = ("formatVersion", "id", "version") + COMMON
     else:
         family = integer_version(doc)
         if family is None:
@@ -82,7 +82,7 @@ def document_format(document: Any) -> Format:
     return fmt
 
 
-def _legacy(doc: dict) -> None:
+def _legacy(doc: dict[str, Any]) -> None:
     """§2 and the Runner's encoding: provider is "", facts and evidence are null or empty, when written."""
     if "provider" in doc and doc["provider"] != "":
         raise fail("/provider", "a version-2 document's provider is the empty string as the Runner writes it, found "

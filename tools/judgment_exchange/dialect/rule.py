@@ -35,18 +35,18 @@ _LEAVES = {
 OPS = ("always", "all", "any", "not") + tuple(_LEAVES)
 
 # Called with (pointer tokens, the pointer string, its JSON pointer path, role "field" or "from").
-PointerCheck = Callable[[list, str, str, str], None]
+PointerCheck = Callable[[list[str], str, str, str], None]
 
 
 @dataclass
 class RuleTargets:
     """What a rule writes (§8): its fact targets (pointer -> tokens) and its evidence targets."""
 
-    facts: dict = field(default_factory=dict)
-    evidence: list = field(default_factory=list)
+    facts: dict[str, list[str]] = field(default_factory=dict)
+    evidence: list[str] = field(default_factory=list)
 
 
-def _condition(value: Any, path: str, declared: dict, check: PointerCheck | None) -> None:
+def _condition(value: Any, path: str, declared: dict[str, Any], check: PointerCheck | None) -> None:
     stack = [(value, path)]
     while stack:
         item, where = stack.pop()
@@ -101,7 +101,7 @@ def _claim(value: Any, path: str, targets: RuleTargets, check: PointerCheck | No
     need_one_of(claim["acquisitionStatus"], at(path, "acquisitionStatus"), STATUSES)
 
 
-def check_rule(value: Any, path: str, scope: dict, check: PointerCheck | None = None) -> RuleTargets:
+def check_rule(value: Any, path: str, scope: dict[str, str], check: PointerCheck | None = None) -> RuleTargets:
     """A derivation rule, version 1, over a source's scope (§6.3); returns the targets it names (§8)."""
     rule = closed(value, path, ("ruleVersion", "parameters", "clauses"), what="a derivation rule")
     if rule["ruleVersion"] != "1":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .shapes import PARAMETER_TYPES, at, closed, fail, need_object, need_one_of, need_pointer, need_string, shown
 from .version import Format
 
@@ -13,7 +15,7 @@ def _name(name: str, path: str) -> None:
         raise fail(path, "runAt is reserved: it is in every scope and cannot be declared (§3)")
 
 
-def case_parameters(case: dict, fmt: Format) -> dict[str, str]:
+def case_parameters(case: dict[str, Any], fmt: Format) -> dict[str, str]:
     """The case parameters, name -> type (§3)."""
     if "parameters" not in case:
         return {}
@@ -31,7 +33,9 @@ def case_parameters(case: dict, fmt: Format) -> dict[str, str]:
     return out
 
 
-def source_parameters(source: dict, path: str, fmt: Format, case_params: dict, earlier: dict) -> dict[str, str]:
+def source_parameters(
+    source: dict[str, Any], path: str, fmt: Format, case_params: dict[str, str], earlier: dict[str, set[str]]
+) -> dict[str, str]:
     """A source's parameters, name -> type (§3): each from an earlier source and one of its fact targets.
 
     `earlier` maps each earlier source's name to its set of fact targets (as strings).

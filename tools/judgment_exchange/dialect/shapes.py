@@ -78,13 +78,13 @@ def need_fact_target(value: Any, path: str) -> list[str]:
     return tokens
 
 
-def need_object(value: Any, path: str, what: str = "an object") -> dict:
+def need_object(value: Any, path: str, what: str = "an object") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise fail(path, f"expected {what}, found {describe(value)}")
     return value
 
 
-def need_array(value: Any, path: str, what: str = "an array") -> list:
+def need_array(value: Any, path: str, what: str = "an array") -> list[Any]:
     if not isinstance(value, list):
         raise fail(path, f"expected {what}, found {describe(value)}")
     return value
@@ -115,7 +115,9 @@ def need_one_of(value: Any, path: str, allowed: Iterable[str]) -> str:
     return value
 
 
-def closed(value: Any, path: str, required: Iterable[str], optional: Iterable[str] = (), what: str = "") -> dict:
+def closed(
+    value: Any, path: str, required: Iterable[str], optional: Iterable[str] = (), what: str = ""
+) -> dict[str, Any]:
     """An object of exactly the required members and any of the optional ones (§1: objects are closed)."""
     obj = need_object(value, path, f"{what or 'an object'}")
     required = tuple(required)

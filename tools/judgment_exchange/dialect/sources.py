@@ -23,7 +23,7 @@ from .templates import Scope, check_form, check_object_template, check_string_te
 
 KINDS_2 = ("operation", "selected-file")
 KINDS_3 = KINDS_2 + ("http", "sql", "web", "research")
-ALL_KINDS: frozenset = frozenset(KINDS_3)
+ALL_KINDS: frozenset[str] = frozenset(KINDS_3)
 COMMON = ("name", "kind", "parameters", "read")
 BINDING = ("profile", "profileDigest")
 CATALOG = ("platform", "operation", "shape", "record")
@@ -35,7 +35,7 @@ MAX_AGE = 86400
 MAX_TABLE_AGE = 315360000
 
 
-def need_profile(source: dict, path: str) -> None:
+def need_profile(source: dict[str, Any], path: str) -> None:
     """profile, a non-empty string, and profileDigest, a digest (§4.1)."""
     need_string(source["profile"], at(path, "profile"), non_empty=True)
     if not is_digest(source["profileDigest"]):
@@ -43,7 +43,7 @@ def need_profile(source: dict, path: str) -> None:
                                               f"found {describe(source['profileDigest'])} (§1)")
 
 
-def _max_age(source: dict, path: str) -> None:
+def _max_age(source: dict[str, Any], path: str) -> None:
     need_integer(source["maxAge"], at(path, "maxAge"), 1, MAX_AGE)
 
 
@@ -61,7 +61,7 @@ def _calculation(value: Any, path: str, scope: Scope) -> None:
         need_integer(limit, at(path, "tables", name), 1, MAX_TABLE_AGE)
 
 
-def _operation(source: dict, path: str, scope: Scope, family: int) -> None:
+def _operation(source: dict[str, Any], path: str, scope: Scope, family: int) -> None:
     """§4.1's bound form or, in version 3, §4.4's unbound form; a partial or mixed set is malformed."""
     bound = [m for m in BINDING if m in source]
     unbound = [m for m in CATALOG if m in source]
@@ -107,7 +107,7 @@ def _operation(source: dict, path: str, scope: Scope, family: int) -> None:
         _calculation(source["calculation"], at(path, "calculation"), scope)
 
 
-def _selected_file(source: dict, path: str, scope: Scope) -> None:
+def _selected_file(source: dict[str, Any], path: str, scope: Scope) -> None:
     """§4.2: provider local-file (no more), or google-drive with profile, profileDigest, maxAge and arguments."""
     provider = source.get("provider")
     if provider == "local-file":
@@ -131,7 +131,7 @@ def _selected_file(source: dict, path: str, scope: Scope) -> None:
     need_one_of(provider, at(path, "provider"), ("local-file", "google-drive"))
 
 
-def _http(source: dict, path: str, scope: Scope) -> None:
+def _http(source: dict[str, Any], path: str, scope: Scope) -> None:
     """§4.3 http: method, path, query?, body? (refused beside GET), headers?."""
     closed(
         source,
@@ -161,7 +161,7 @@ def _http(source: dict, path: str, scope: Scope) -> None:
             seen.add(header)
 
 
-def _sql(source: dict, path: str, scope: Scope) -> None:
+def _sql(source: dict[str, Any], path: str, scope: Scope) -> None:
     """§4.3 sql: statement, a fixed string; bindings of exactly {name, type, value}, value a $param."""
     closed(
         source,
@@ -193,7 +193,7 @@ def _sql(source: dict, path: str, scope: Scope) -> None:
                                            f"{scope[value['$param']]}")
 
 
-def _web(source: dict, path: str, scope: Scope) -> None:
+def _web(source: dict[str, Any], path: str, scope: Scope) -> None:
     """§4.3 web: url, a string, or a $param naming a string parameter."""
     closed(source, path, ("name", "kind", "read") + BINDING + ("maxAge", "url"), ("parameters",), what="a web source")
     need_profile(source, path)
@@ -210,7 +210,7 @@ def _web(source: dict, path: str, scope: Scope) -> None:
                                               f"{scope[url['$param']]} (§4.3)")
 
 
-def _research(source: dict, path: str, scope: Scope) -> tuple:
+def _research(source: dict[str, Any], path: str, scope: Scope) -> tuple[str, ...]:
     """§4.3 research and §4.4's research binding; returns the declared field names in order."""
     catalog = [m for m in CATALOG if m in source]
     if catalog:
@@ -243,7 +243,7 @@ def _research(source: dict, path: str, scope: Scope) -> tuple:
     fields = need_array(source["fields"], at(path, "fields"))
     if not fields:
         raise fail(at(path, "fields"), "fields is an array of 1 to 64 field declarations, found none (§4.3)")
-    names: list = []
+    names: list[str] = []
     for i, declaration in enumerate(fields):
         where = at(path, "fields", i)
         declaration = closed(
@@ -274,7 +274,7 @@ def _research(source: dict, path: str, scope: Scope) -> tuple:
     return tuple(names)
 
 
-def check_web_profiles(value: Any, path: str, capabilities: list) -> None:
+def check_web_profiles(value: Any, path: str, capabilities: list[Any]) -> None:
     """webProfiles: exactly the requested web capabilities, each exactly {profile, profileDigest} (§4.4)."""
     web = need_object(value, path, "webProfiles to be an object")
     requested = [c for c in capabilities if c != "answer"]
@@ -290,7 +290,7 @@ def check_web_profiles(value: Any, path: str, capabilities: list) -> None:
         need_profile(assignment, where)
 
 
-def check_kind_members(source: dict, path: str, kind: str, scope: Scope, family: int) -> tuple:
+def check_kind_members(source: dict[str, Any], path: str, kind: str, scope: Scope, family: int) -> tuple[str, ...]:
     """The members `kind` adds, by §4.1–§4.4; returns the research field names (empty for other kinds)."""
     if kind == "operation":
         _operation(source, path, scope, family)
@@ -307,7 +307,7 @@ def check_kind_members(source: dict, path: str, kind: str, scope: Scope, family:
     return ()
 
 
-def check_name_and_kind(source: Any, path: str, family: int, seen: set) -> tuple[str, str]:
+def check_name_and_kind(source: Any, path: str, family: int, seen: set[str]) -> tuple[str, str]:
     """§4's name (non-empty, not case, distinct) and a kind of the document's family."""
     source = need_object(source, path, "a source (an object)")
     for member in ("name", "kind", "read"):

@@ -12,7 +12,7 @@ from .version import Format
 
 def check_targets(written: list[tuple[str, RuleTargets]]) -> None:
     """No fact target equal to or a whole-token prefix of another; a requirement in one source only (§8.1)."""
-    owners: dict = {}
+    owners: dict[tuple[str, ...], tuple[str, str]] = {}
     for owner, targets in written:
         for text, tokens in targets.facts.items():
             key = tuple(tokens)
@@ -27,7 +27,7 @@ def check_targets(written: list[tuple[str, RuleTargets]]) -> None:
                 other, other_text = owners[prefix]
                 raise fail("", f"the fact target {shown(other_text)} of {shown(other)} is a prefix by whole tokens of "
                                f"{shown(text)} of {shown(owner)} (§8.1)")
-    requirements: dict = {}
+    requirements: dict[str, str] = {}
     for owner, targets in written:
         for requirement in targets.evidence:
             if requirement in requirements:
@@ -64,7 +64,7 @@ def check_admits(value: Any, fmt: Format, written: list[tuple[str, RuleTargets]]
                 raise fail(where, "a class is listed twice (§8.2)")
 
 
-def check_unmapped(doc: dict, fmt: Format) -> None:
+def check_unmapped(doc: dict[str, Any], fmt: Format) -> None:
     """unmapped (fact pointers) and unmappedEvidence (requirement ids): form only (§2)."""
     for member in ("unmapped", "unmappedEvidence"):
         if member not in doc:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .shapes import at, describe, fail, shown
 
-Scope = dict  # parameter name -> type ("string", "integer", "timestamp"), runAt included
+Scope = dict[str, str]  # parameter name -> type ("string", "integer", "timestamp"), runAt included
 
 
 def is_template_form(value: Any) -> bool:
@@ -35,7 +35,7 @@ def _named(name: str, scope: Scope, path: str) -> str:
     return scope[name]
 
 
-def check_form(value: dict, scope: Scope, path: str) -> str:
+def check_form(value: dict[str, Any], scope: Scope, path: str) -> str:
     """A template form: exactly {"$param": N} or {"$text": T}; returns "$param" or "$text"."""
     if len(value) != 1 or not ("$param" in value or "$text" in value):
         names = ", ".join(shown(n) for n in value)
@@ -82,7 +82,7 @@ def check_string_template(value: Any, scope: Scope, path: str) -> None:
                                            f"found {kind} (§4.1)")
 
 
-def check_object_template(value: Any, scope: Scope, path: str, what: str) -> dict:
+def check_object_template(value: Any, scope: Scope, path: str, what: str) -> dict[str, Any]:
     """An object that is not a template form, held to a template's rules (§4.1's arguments)."""
     if not isinstance(value, dict):
         raise fail(path, f"{what} is an object, found {describe(value)} (§4.1)")

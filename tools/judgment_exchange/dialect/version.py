@@ -9,7 +9,7 @@ from ..codes.dialect import VERSION_UNREAD
 from ..jsonstrict import Number
 
 SELECTORS = {"2.0.0": 2, "3.0.0": 3}
-READABLE_VERSIONS: frozenset = frozenset({2, 3, "2.0.0", "3.0.0"})
+READABLE_VERSIONS: frozenset[int | str] = frozenset({2, 3, "2.0.0", "3.0.0"})
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,9 @@ def integer_version(document: Any) -> int | None:
     return None
 
 
-def version_refusal(document: Any, readable_versions: frozenset = READABLE_VERSIONS) -> tuple[str, str] | None:
+def version_refusal(
+    document: Any, readable_versions: frozenset[int | str] = READABLE_VERSIONS
+) -> tuple[str, str] | None:
     """§11 phase 4: a defined version (2, 3, or selector 2.0.0 / 3.0.0) that the reader does not read."""
     version = integer_version(document)
     if version is not None:
