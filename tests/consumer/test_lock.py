@@ -78,6 +78,16 @@ def test_lock_refuses_deleted_locked_tag(releases, tmp_path, capsys):
     assert rc == 1 and codes(report) == ["release-tag-moved"]
 
 
+def test_upgrade_diff_to_a_name_outside_the_grammar_from_a_deleted_locked_tag(releases, tmp_path, capsys):
+    """The locked tag is gone and TO_TAG is no release tag: the lock's code is said (release-tag-moved), never a
+    crash comparing the name's missing order with the locked tag's (lock_refusals held no lower tag to it)."""
+    lock = tmp_path / "exchange.lock"
+    check(releases, "v0.2.0", lock, capsys)
+    releases.repo.git("tag", "-d", "v0.2.0")
+    rc, out, _ = run(["upgrade-diff", releases.location, "not-a-tag", "--lock", str(lock), "--format", "json"], capsys)
+    assert rc == 1 and codes(json.loads(out)) == ["release-tag-moved"]
+
+
 def test_lock_refuses_lower_tag(releases, tmp_path, capsys):
     lock = tmp_path / "exchange.lock"
     check(releases, "v0.3.0", lock, capsys)

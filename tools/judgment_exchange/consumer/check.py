@@ -16,6 +16,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..catalog.grammar import release_key
 from ..codes.catalog import (
@@ -43,6 +44,12 @@ from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError, id_order
 from .lock import FULL_COMMIT, Lock, Withdrawn, normal_location, without_credentials
 
+if TYPE_CHECKING:
+    from git import Repo  # GitPython, imported at run time where a location is opened (open_location)
+
+    from ..history.model import Retained
+    from .signed import Signing
+
 UNCHECKED = ARTIFACT_HISTORY_UNCHECKED
 MAX_HISTORY = 128
 MOVED, LOWER, CHANGED = RELEASE_TAG_MOVED, RELEASE_TAG_LOWER, ENTRY_CHANGED_WITHOUT_UPGRADE
@@ -64,13 +71,13 @@ class ReleaseCheck:
     report: Report = field(default_factory=Report)
     state: Lock | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         out = {"location": self.location, "tag": self.tag}
         if self.commit:
             out["commit"] = self.commit
         return out | self.report.as_json() | {"results": self.results()}
 
-    def results(self) -> list[dict]:
+    def results(self) -> list[dict[str, Any]]:
         """Each checked entry's record for the import (docs/release-contract.md, "Each entry's record"):
         `refused` when a refusal of its own names it; else `not-checked`, with the refusals that stopped its
         checks (`stoppedBy`) and why (`reason`), when one of STOPPING refused the import; else `pass`."""
@@ -110,12 +117,12 @@ def stops(refusal: Refusal) -> bool:
     return path is None or refusal.path == path
 
 
-def entry_results(report: Report) -> list[dict]:
+def entry_results(report: Report) -> list[dict[str, Any]]:
     """`ReleaseCheck.results` for a gate's report."""
     stopped = list(dict.fromkeys(r.code for r in report.refusals if stops(r)))
     refused = {r.entry for r in report.refusals if not stops(r)}
     skipped = {s.entry for s in report.skipped}
-    out = []
+    out: list[dict[str, Any]] = []
     for entry_id in report.checked:
         mine = [code for code in stopped if code not in SOME_ENTRIES or entry_id in skipped]
         if entry_id in refused:
@@ -148,7 +155,7 @@ def full_commit(value: str) -> str:
     return value.lower()
 
 
-def open_location(location: str, workdir: str):
+def open_location(location: str, workdir: str) -> Repo:
     """A local directory holding the catalog's repository, or a git URL cloned bare into `workdir`."""
     import git
 
@@ -180,7 +187,7 @@ NOT_A_COMMIT_FIX = ("Do not import it: a release tag resolves to a commit. Ask t
 on each refusal resolve_tag makes: release-check and upgrade-diff are a consumer's, who cannot re-tag."""
 
 
-def resolve_tag(repo, tag: str) -> tuple[str | None, Refusal | None]:
+def resolve_tag(repo: Repo, tag: str) -> tuple[str | None, Refusal | None]:
     """The commit a release tag names (§7): the grammar, a tag that exists, a commit once peeled; each
     refusal carries the consumer's fix."""
     if release_key(tag) is None:
@@ -202,7 +209,7 @@ def resolve_tag(repo, tag: str) -> tuple[str | None, Refusal | None]:
     return obj.hexsha, None
 
 
-def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
+def lock_refusals(repo: Repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     """The lock's rules before any gate runs: the same catalog, no lower tag, the locked tag unmoved."""
     out: list[Refusal] = []
     given = normal_location(location)
@@ -214,7 +221,8 @@ def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
                                                     f"{named}; check the catalog the lock records, or use this "
                                                     "catalog's own lock"))
         return out
-    if release_key(tag) < release_key(lock.tag):
+    key, locked = release_key(tag), release_key(lock.tag)
+    if key is not None and locked is not None and key < locked:  # a tag outside the grammar is no lower release
         out.append(Refusal(LOWER, None, f"{tag} is lower than the locked {lock.tag}: a consumer never moves to a "
                                         "lower release"))
     commit, refusal = resolve_tag(repo, lock.tag)
@@ -227,7 +235,7 @@ def lock_refusals(repo, location: str, tag: str, lock: Lock) -> list[Refusal]:
     return out
 
 
-def retained_of(lock: Lock | None, commit: str | None):
+def retained_of(lock: Lock | None, commit: str | None) -> Retained | None:
     """The locked release as a held previous manifest (§7 "The consumer retains the catalog location, tag,
     resolved commit and manifest for the import"; issue #25 item 3), or None: no lock, or the lock's own
     commit being checked (the release itself, not a previous one)."""
@@ -238,7 +246,7 @@ def retained_of(lock: Lock | None, commit: str | None):
     return Retained(lock.tag, lock.commit, lock.manifest_digest, f"the locked {lock.tag}")
 
 
-def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int | None,
+def gate(repo: Repo, tag: str, commit: str, *, entries: list[str] | None, history: int | None,
          lock: Lock | None = None) -> Report:
     """The catalog's own gate on the release's blobs (§§4, 7); LocationError when an object is unreadable.
     With `lock`, the locked release is a held previous manifest whatever the tag's ancestry (`retained_of`):
@@ -255,21 +263,21 @@ def gate(repo, tag: str, commit: str, *, entries: list[str] | None, history: int
         raise LocationError(f"{tag} at {commit}: {unreadable(exc)}") from exc
     if history is None and retained is None:
         report.history = UNCHECKED
-    elif history is None and report.history == "checked":
+    elif history is None and report.history == "checked" and retained is not None:  # retained: the branch above
         report.notes.append(f"history: only {retained.name} was read (--no-history): the release's artifact pairs "
                             "were held to it, withdrawn entries included, and its upgrade keys by their form only")
-    if retained is not None:
+    if retained is not None and lock is not None:  # retained_of holds a release only from a lock
         note = ancestry_note(repo, tag, commit, lock)
         if note:
             report.notes.append(note)
     return report
 
 
-def ancestry_note(repo, tag: str, commit: str, lock: Lock) -> str | None:
+def ancestry_note(repo: Repo, tag: str, commit: str, lock: Lock) -> str | None:
     """A note when the release does not descend from the locked commit (§7: "No branch ancestry is checked by
     the consumer", so it is never refused for that); None when it does or git cannot tell."""
     try:
-        if repo.is_ancestor(lock.commit, commit):
+        if repo.is_ancestor(repo.commit(lock.commit), repo.commit(commit)):  # Commits, as GitPython's types ask
             return None
     except Exception:  # GitPython raises GitCommandError and others when git cannot tell
         return None
@@ -278,7 +286,7 @@ def ancestry_note(repo, tag: str, commit: str, lock: Lock) -> str | None:
             "release all the same")
 
 
-def state_of(repo, location: str, tag: str, commit: str, checked: list[str], lock: Lock | None = None,
+def state_of(repo: Repo, location: str, tag: str, commit: str, checked: list[str], lock: Lock | None = None,
              forget: frozenset[str] = frozenset()) -> Lock:
     """The lock a passing check records: the manifest's digest and each checked entry's entryDigest; and, held
     from `lock` (issue #34 item 4), every entry withdrawn: the lock's own withdrawn ones and each entry of the
@@ -308,7 +316,7 @@ def withdrawn_name(entry_id: str, held: Withdrawn) -> str:
     return f"the lock (withdrawn, imported at {held.tag} {held.commit})"
 
 
-def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Report) -> tuple[list[Refusal],
+def withdrawn_refusals(repo: Repo, commit: str, held: dict[str, Withdrawn], report: Report) -> tuple[list[Refusal],
                                                                                                list[str]]:
     """Hold the release's artifact pairs to every withdrawn entry the lock keeps (issue #34 item 4; §7:
     "Withdrawal does not permit changed content under the pair"), whatever the release's ancestry: each withdrawn
@@ -323,7 +331,8 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     from ..history.identity import history_artifact_refusals_of
     from ..history.model import CurrentEntry, Facts, HistoricalRow
 
-    refusals, rows = [], []
+    refusals: list[Refusal] = []
+    rows: list[HistoricalRow] = []
     for entry_id, was in sorted(held.items(), key=lambda item: id_order(item[0])):
         path = f"{entry_path(entry_id)}/entry.json"
         where = f"withdrawn {entry_id}, imported at {was.tag} ({was.commit})"
@@ -353,7 +362,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
                                   pinned.dialect_digest))
     tree = GitTree(repo, commit)
     manifest = read_manifest(tree)
-    current = []
+    current: list[CurrentEntry] = []
     for _entry_id, row in manifest.rows.items():
         read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
         if read.refusal is None and isinstance(read.value, dict):
@@ -364,7 +373,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
                if (ARTIFACT_CONTENT_CHANGED, r.entry) not in said]
     refusals += changed
     refused = {r.entry for r in changed}
-    notes = []
+    notes: list[str] = []
     for entry in current:
         for digest, places in facts.pairs.get(entry.artifact, {}).items() if entry.artifact else ():
             if digest == entry.dialect_digest and entry.id not in refused:
@@ -376,7 +385,7 @@ def withdrawn_refusals(repo, commit: str, held: dict[str, Withdrawn], report: Re
     return refusals, notes
 
 
-def unnoted_change_refusals(repo, commit: str, lock: Lock,
+def unnoted_change_refusals(repo: Repo, commit: str, lock: Lock,
                             approved: frozenset[str]) -> tuple[list[Refusal], list[str]]:
     """Each locked entry whose entryDigest changed in this release must carry an `upgrade` note keyed by
     the locked entryDigest (§3 upgrade; §7 reviewed upgrade: history/upgrade.changed_without_note, the one rule),
@@ -387,7 +396,8 @@ def unnoted_change_refusals(repo, commit: str, lock: Lock,
 
     tree = GitTree(repo, commit)
     rows = read_manifest(tree).rows
-    refusals, notes = [], []
+    refusals: list[Refusal] = []
+    notes: list[str] = []
     for entry_id, locked in sorted(lock.entries.items(), key=lambda item: id_order(item[0])):
         row = rows.get(entry_id)
         if row is None:
@@ -410,9 +420,9 @@ def unnoted_change_refusals(repo, commit: str, lock: Lock,
     return refusals, notes
 
 
-def check_open(repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
+def check_open(repo: Repo, location: str, tag: str, *, entries: list[str] | None, history: int | None,
                expect_commit: str | None, lock: Lock | None, approved: frozenset[str],
-               forget: frozenset[str] = frozenset(), signing=None) -> ReleaseCheck:
+               forget: frozenset[str] = frozenset(), signing: Signing | None = None) -> ReleaseCheck:
     """release_check on a repository already open; `signing` (consumer/signed.Signing: --signers, --require-signed)
     and the lock's signers hold the release's signature (issue #36)."""
     result = ReleaseCheck(without_credentials(location), tag)  # printed: a URL's credentials removed
@@ -433,6 +443,7 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     if refusal:
         result.report.refusals.append(refusal)
         return result
+    assert commit is not None  # resolve_tag gives a commit whenever it gives no refusal
     if expect_commit:
         result.report.checks.append("the retained commit")
         if commit != expect_commit:
@@ -474,7 +485,7 @@ def check_open(repo, location: str, tag: str, *, entries: list[str] | None, hist
     return result
 
 
-def hold_withdrawn(repo, commit: str, lock: Lock, forget: frozenset[str], report: Report) -> None:
+def hold_withdrawn(repo: Repo, commit: str, lock: Lock, forget: frozenset[str], report: Report) -> None:
     """The lock's withdrawn entries held to the release after the gate (`withdrawn_refusals`), their refusals and
     notes cleared as the gate's are; an entry the reviewer forgets (`--forget`) is noted, and no longer held."""
     held = {i: w for i, w in lock.withdrawn.items() if i not in forget}
@@ -492,7 +503,7 @@ def hold_withdrawn(repo, commit: str, lock: Lock, forget: frozenset[str], report
 def release_check(location: str, tag: str, *, entries: list[str] | None = None, history: int | None = MAX_HISTORY,
                   expect_commit: str | None = None, lock: Lock | None = None,
                   approved: frozenset[str] = frozenset(), forget: frozenset[str] = frozenset(),
-                  signing=None) -> ReleaseCheck:
+                  signing: Signing | None = None) -> ReleaseCheck:
     """Verify a tagged release before import (§7); `history` None reads no history. `expect_commit` is a
     full 40-hex commit id (ValueError otherwise); `lock` holds the release to what was imported."""
     expected = full_commit(expect_commit) if expect_commit is not None else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..catalog import documents as docs
 from ..catalog.entry import MEMBERS
@@ -46,6 +46,12 @@ from .check import (
 )
 from .lock import Lock, without_credentials
 
+if TYPE_CHECKING:
+    from .signed import Signing
+
+Tokens = tuple[str | int, ...]
+"""A place in a JSON document: its member names and array indexes from the root."""
+
 BLOB_BOUND = 16 * 1024 * 1024  # the largest file bound of §3 (a fixture directory's); larger is not read
 MAX_FILES = 4096
 MAX_DEPTH = 16
@@ -66,7 +72,7 @@ class _Files:
 
     def __init__(self, tree: GitTree) -> None:
         self.tree = tree
-        self.digests: dict[str, dict] = {}
+        self.digests: dict[str, dict[str, Any]] = {}
         self.walks: dict[str, dict[str, tuple[str, str | None]]] = {}
 
     def walk(self, root: str) -> dict[str, tuple[str, str | None]]:
@@ -90,7 +96,7 @@ class _Files:
                                         f"{self.tree.label}; not reviewable")
         return out
 
-    def describe(self, path: str, kind: str, oid: str | None) -> dict:
+    def describe(self, path: str, kind: str, oid: str | None) -> dict[str, Any]:
         """A file for review: its path and blob digest (sha256 over the blob bytes); another kind named."""
         if kind != FILE or oid is None:
             return {"path": path, "type": kind}
@@ -104,12 +110,12 @@ class _Files:
         return {"path": path} | self.digests[oid]
 
 
-def _file_changes(old: _Files, new: _Files, old_root: str | None, new_root: str | None) -> dict:
+def _file_changes(old: _Files, new: _Files, old_root: str | None, new_root: str | None) -> dict[str, Any]:
     before = old.walk(old_root) if old_root else {}
     after = new.walk(new_root) if new_root else {}
     added = [new.describe(p, *after[p]) for p in sorted(set(after) - set(before), key=id_order)]
     removed = [old.describe(p, *before[p]) for p in sorted(set(before) - set(after), key=id_order)]
-    changed = []
+    changed: list[dict[str, Any]] = []
     for p in sorted(set(before) & set(after), key=id_order):
         if before[p] != after[p]:
             was, now = old.describe(p, *before[p]), new.describe(p, *after[p])
@@ -118,12 +124,13 @@ def _file_changes(old: _Files, new: _Files, old_root: str | None, new_root: str 
     return {"added": added, "removed": removed, "changed": changed}
 
 
-def _entry(tree: GitTree, row: dict):
+def _entry(tree: GitTree, row: dict[str, Any]) -> object:
+    """entry.json's JSON value at the row's path, or None when it does not read."""
     read = docs.read_json(tree, f"{row['path']}/entry.json", docs.ENTRY_BOUND)
     return read.value if read.refusal is None else None
 
 
-def _members(was: Any, now: Any) -> list[dict]:
+def _members(was: Any, now: Any) -> list[dict[str, Any]]:
     """Every entry.json member whose value differs between the two sides, in §3's order (a member outside
     §3's list after them, its name described): `{member, from, to}`, each side through
     `shown.entry_member`, null where the member is absent. [] when either side is not a JSON object
@@ -132,7 +139,7 @@ def _members(was: Any, now: Any) -> list[dict]:
         return []
     names = [n for n in MEMBERS if n in was or n in now]
     names += list(dict.fromkeys(n for n in [*was, *now] if n not in MEMBERS))
-    out = []
+    out: list[dict[str, Any]] = []
     for name in names:
         if name in was and name in now and _same(was[name], now[name]):
             continue
@@ -150,7 +157,7 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))
-    return a == b
+    return bool(a == b)  # a string, Number, true/false or null: its == is a bool already
 
 
 def _blob(files: _Files, path: str, item: tuple[str, str | None] | None, bound: int, label: str,
@@ -176,7 +183,8 @@ def _readme_lines(text: str) -> list[str]:
     return lines
 
 
-def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tuple[str, str]) -> dict | None:
+def _readme(old: _Files, new: _Files, old_root: str, new_root: str,
+            labels: tuple[str, str]) -> dict[str, Any] | None:
     """The README as a unified diff of its lines (None when its blob did not change): each side read
     within its bound (64 KiB), decoded as UTF-8 and scanned for the scan's credential shapes; a side that
     is none of these is described and nothing is diffed — no line of a side holding a credential shape
@@ -186,7 +194,8 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
     items = [files.walk(path.rsplit("/", 1)[0]).get(path) for files, path, _ in sides]
     if items[0] == items[1]:
         return None
-    texts, reasons = [], []
+    texts: list[str] = []
+    reasons: list[str] = []
     for (files, path, label), item in zip(sides, items, strict=False):
         data, why = _blob(files, path, item, docs.README_BOUND, label, "README.md")
         if why is not None:
@@ -212,7 +221,8 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
                                       f"{labels[0]} README.md" + (" (absent)" if labels[0] in absent else ""),
                                       f"{labels[1]} README.md" + (" (absent)" if labels[1] in absent else ""),
                                       lineterm=""))
-    out, size = [], 0
+    out: list[str] = []
+    size = 0
     for line in lines:
         if len(line) > LINE_CHARS:
             line = f"{line[:LINE_CHARS]} … ({len(line) - LINE_CHARS} more characters)"
@@ -227,16 +237,16 @@ def _readme(old: _Files, new: _Files, old_root: str, new_root: str, labels: tupl
 _ABSENT = object()
 
 
-def _pointer(tokens: tuple) -> str:
+def _pointer(tokens: Tokens) -> str:
     return json_pointer(tokens)
 
 
-def _walk_values(was: Any, now: Any) -> list[tuple[tuple, Any, Any]]:
+def _walk_values(was: Any, now: Any) -> list[tuple[Tokens, Any, Any]]:
     """Every place two JSON values differ, in document order: objects by member name (the old side's
     order, then members only the new side has), arrays by index; a place whose two types differ is not
     descended. Each is (tokens, old or _ABSENT, new or _ABSENT)."""
-    out: list[tuple[tuple, Any, Any]] = []
-    stack = [((), was, now)]
+    out: list[tuple[Tokens, Any, Any]] = []
+    stack: list[tuple[Tokens, Any, Any]] = [((), was, now)]
     while stack:
         tokens, a, b = stack.pop()
         if isinstance(a, dict) and isinstance(b, dict):
@@ -250,20 +260,22 @@ def _walk_values(was: Any, now: Any) -> list[tuple[tuple, Any, Any]]:
     return out
 
 
-def _documents(old: _Files, new: _Files, old_root: str, new_root: str, labels: tuple[str, str]) -> dict:
+def _documents(old: _Files, new: _Files, old_root: str, new_root: str,
+               labels: tuple[str, str]) -> dict[str, dict[str, Any]]:
     """Each of dialect.json and output.json whose blob changed and is on both sides: the JSON pointers
     where its values differ (`pointer_text`: a member name the author chose described by length), each
     with `change` (changed, added, removed) and each side's `shown.document_value`; at most
     DOCUMENT_CHANGES of them (`more` counts the rest). Both sides are read strictly within the
     document's bound; one that does not read is said so (`notCompared`) and nothing is compared — the
     release being left was never gated by this run."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for name, bound in DOCUMENTS:
         sides = [(old, f"{old_root}/{name}", labels[0]), (new, f"{new_root}/{name}", labels[1])]
         items = [files.walk(path.rsplit("/", 1)[0]).get(path) for files, path, _ in sides]
         if items[0] == items[1] or None in items:
             continue  # unchanged, or added or removed (listed under files)
-        values, reasons = [], []
+        values: list[Any] = []
+        reasons: list[str] = []
         for (files, path, label), item in zip(sides, items, strict=False):
             data, why = _blob(files, path, item, bound, label, name)
             if why is not None:
@@ -277,7 +289,7 @@ def _documents(old: _Files, new: _Files, old_root: str, new_root: str, labels: t
             out[name] = {"notCompared": "; ".join(reasons) + "; nothing of it is compared"}
             continue
         places = _walk_values(values[0], values[1])
-        changes = []
+        changes: list[dict[str, Any]] = []
         for tokens, a, b in places[:DOCUMENT_CHANGES]:
             change: dict[str, Any] = {"pointer": pointer_text(_pointer(tokens)),
                                       "change": "added" if a is _ABSENT else "removed" if b is _ABSENT else "changed"}
@@ -291,10 +303,10 @@ def _documents(old: _Files, new: _Files, old_root: str, new_root: str, labels: t
     return out
 
 
-def _fixture_sides(files: _Files, root: str | None, entry: Any) -> dict[str, dict]:
+def _fixture_sides(files: _Files, root: str | None, entry: Any) -> dict[str, dict[str, Any]]:
     """A release's fixtures of one entry by name: those entry.json lists and those with a directory under
     fixtures/, each with its listed preparationDigest (when listed) and its files (path to object)."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     items = entry.get("fixtures") if isinstance(entry, dict) else None
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and isinstance(item.get("name"), str) and item["name"] not in out:
@@ -310,18 +322,18 @@ def _fixture_sides(files: _Files, root: str | None, entry: Any) -> dict[str, dic
     return out
 
 
-def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, now: Any) -> dict:
+def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, now: Any) -> dict[str, Any]:
     """The fixtures added, removed and re-recorded (the same name, a file's blob or the listed
     preparationDigest changed): each by `name` (cleared by render.clear_diff), with its
     preparationDigest, and for a re-recorded one the paths of its files that changed."""
     before, after = _fixture_sides(old, old_root, was), _fixture_sides(new, new_root, now)
-    def one(name: str, side: dict) -> dict:
+    def one(name: str, side: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"name": name}
         if side["listed"]:
             out["preparationDigest"] = shown.digest(side["preparationDigest"])
         return out
 
-    rerecorded = []
+    rerecorded: list[dict[str, Any]] = []
     for name in sorted(set(before) & set(after), key=id_order):
         a, b = before[name], after[name]
         paths = [a["files"][f][0] if f in a["files"] else b["files"][f][0]
@@ -340,11 +352,11 @@ def _fixtures(old: _Files, new: _Files, old_root: str, new_root: str, was: Any, 
             "reRecorded": rerecorded}
 
 
-def _not_directories(tree: GitTree, rows: dict, label: str) -> list[Refusal]:
+def _not_directories(tree: GitTree, rows: dict[str, dict[str, Any]], label: str) -> list[Refusal]:
     """manifest-entry-missing for each row whose path is not an entry directory in the release `tree` (its
     entries/ a file, a symlink or a submodule, or no such directory): that release's files under it cannot
     be read for review. Each component is asked in turn, so none is read through (issue #25 item 5)."""
-    out = []
+    out: list[Refusal] = []
     for entry_id, row in rows.items():
         parts = row["path"].split("/")
         if any(tree.stat("/".join(parts[:n])).kind != DIR for n in range(1, len(parts) + 1)):
@@ -354,7 +366,7 @@ def _not_directories(tree: GitTree, rows: dict, label: str) -> list[Refusal]:
 
 
 def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
-             labels: tuple[str, str] = ("FROM", "TO"), lock: Lock | None = None) -> dict:
+             labels: tuple[str, str] = ("FROM", "TO"), lock: Lock | None = None) -> dict[str, Any]:
     """The reviewed difference of two releases' entries; both manifests must read in §3's form (O17).
     `imported` (the lock's entries) gives the entryDigest an upgrade note is keyed by; else the
     previous release's row. `labels` name the two releases (their tags) in what is said of each side."""
@@ -369,10 +381,11 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
     if absent:
         return {"result": "refused", "refusals": [r.as_json() for r in absent]}
     old_files, new_files = _Files(old), _Files(new)
-    changes = []
+    changes: list[dict[str, Any]] = []
     for entry_id in sorted(set(old_rows) | set(new_rows), key=id_order):
         before, after = old_rows.get(entry_id), new_rows.get(entry_id)
         if after is None:
+            assert before is not None  # an id of one release's rows at least
             at = (f"withdrawn, imported at {lock.commit} ({lock.tag})" if lock is not None and entry_id in lock.entries
                   else "stays imported at its old commit")
             changes.append({"id": entry_id, "change": "withdrawn", "from": shown.summary(_entry(old, before), before),
@@ -387,7 +400,7 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
         was_entry, now_entry = _entry(old, before), _entry(new, after)
         was, now = shown.summary(was_entry, before), shown.summary(now_entry, after)
         key = (imported or {}).get(entry_id, before["entryDigest"])
-        change = {"id": entry_id, "change": "changed", "from": was, "to": now,
+        change: dict[str, Any] = {"id": entry_id, "change": "changed", "from": was, "to": now,
                   "files": _file_changes(old_files, new_files, before["path"], after["path"]),
                   "fields": {name: {"from": was.get(name), "to": now.get(name)} for name in REVIEWED
                              if was.get(name) != now.get(name)},
@@ -408,15 +421,15 @@ def _changes(old: GitTree, new: GitTree, imported: dict[str, str] | None,
         elif key != after["entryDigest"]:
             change["upgradeNote"] = shown.upgrade_note(now_entry, key)
         changes.append(change)
-    for entry_id, was in sorted((lock.withdrawn if lock is not None else {}).items(),
-                                key=lambda item: id_order(item[0])):
+    for entry_id, kept in sorted((lock.withdrawn if lock is not None else {}).items(),
+                                 key=lambda item: id_order(item[0])):
         if entry_id not in new_rows:  # withdrawn by an earlier release, kept by the lock (issue #34 item 4)
-            changes.append({"id": entry_id, "change": "withdrawn", "importedAt": was.as_json(),
-                            "note": f"{was.shown()}; kept by the lock until a reviewed --forget"})
+            changes.append({"id": entry_id, "change": "withdrawn", "importedAt": kept.as_json(),
+                            "note": f"{kept.shown()}; kept by the lock until a reviewed --forget"})
     return {"result": "changes", "changes": changes}
 
 
-def tree_changes(old: GitTree, new: GitTree, labels: tuple[str, str]) -> dict:
+def tree_changes(old: GitTree, new: GitTree, labels: tuple[str, str]) -> dict[str, Any]:
     """The reviewed difference of two commits' entries, as upgrade-diff makes it between releases, every id,
     path and name cleared (render.clear_diff): a pull request's review shows its changed entry's lines
     (issue #27 item 4; review/check.py). `labels` name the two sides."""
@@ -426,7 +439,7 @@ def tree_changes(old: GitTree, new: GitTree, labels: tuple[str, str]) -> dict:
 
 
 def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None = None,
-                 history: int | None = MAX_HISTORY, signing=None) -> dict:
+                 history: int | None = MAX_HISTORY, signing: Signing | None = None) -> dict[str, Any]:
     """What changed between two releases, for review before an upgrade (§7). With `lock`, FROM is the
     lock's release (ValueError when `from_tag` names another) and notes are keyed by its entryDigests.
     Refuses a lower or equal target, a moved locked tag, and a target that fails its own check. Every id,
@@ -438,7 +451,7 @@ def upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock
 
 
 def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Lock | None,
-                  history: int | None, signing=None) -> dict:
+                  history: int | None, signing: Signing | None = None) -> dict[str, Any]:
     if lock is not None:
         if from_tag is not None and from_tag != lock.tag:
             raise ValueError(f"FROM_TAG {from_tag} is not the locked {lock.tag}; give only TO_TAG with --lock")
@@ -448,16 +461,19 @@ def _upgrade_diff(location: str, from_tag: str | None, to_tag: str, *, lock: Loc
     with tempfile.TemporaryDirectory(prefix="exchange-upgrade-") as workdir:
         repo = open_location(location, workdir)
         try:
-            commits, refusals = {}, []
+            commits: dict[str, str] = {}  # each tag resolved
+            refusals: list[Refusal] = []
             for tag in (from_tag, to_tag):
                 commit, refusal = resolve_tag(repo, tag)
-                commits[tag] = commit
+                if commit is not None:
+                    commits[tag] = commit
                 if refusal and lock is not None and tag == lock.tag:
                     refusals.extend(lock_refusals(repo, location, to_tag, lock))  # the lock's code wins
                     break
                 if refusal:
                     refusals.append(refusal)
-            if not refusals and release_key(to_tag) <= release_key(from_tag):
+            to_key, from_key = release_key(to_tag), release_key(from_tag)  # both in the grammar: both resolved
+            if not refusals and to_key is not None and from_key is not None and to_key <= from_key:
                 refusals.append(Refusal(UPGRADE_TARGET_NOT_HIGHER, None,
                                         f"{to_tag} is not higher than {from_tag}: an upgrade moves to a higher tag"))
             if not refusals and lock is not None:

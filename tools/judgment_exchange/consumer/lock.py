@@ -33,7 +33,9 @@ import re
 import stat
 import tempfile
 import urllib.parse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..canon import is_digest
 from ..catalog.grammar import ENTRY_ID, release_key
@@ -58,6 +60,7 @@ WITHDRAWN_MEMBERS = ("commit", "entryDigest", "tag")
 OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 FULL_COMMIT = re.compile(r"[0-9a-f]{40}")
 MALFORMED = LOCK_MALFORMED
+_Value = TypeVar("_Value")
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class Withdrawn:
     commit: str
     entry_digest: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str]:
         return {"tag": self.tag, "commit": self.commit, "entryDigest": self.entry_digest}
 
     def shown(self) -> str:
@@ -76,7 +79,7 @@ class Withdrawn:
         return f"withdrawn, imported at {self.commit} ({self.tag})"
 
 
-def _by_id(items: dict) -> dict:
+def _by_id(items: dict[str, _Value]) -> dict[str, _Value]:
     return dict(sorted(items.items(), key=lambda item: id_order(item[0])))
 
 
@@ -100,10 +103,11 @@ class Lock:
     """Version 3: the verified tag object's id of the locked release (re-checking it with another tag object at the
     same commit is release-tag-moved)."""
 
-    def as_json(self) -> dict:
-        out = {"lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
-               "manifestDigest": self.manifest_digest, "entries": _by_id(self.entries),
-               "withdrawn": {i: w.as_json() for i, w in _by_id(self.withdrawn).items()}}
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "lockVersion": LOCK_VERSION, "location": self.location, "tag": self.tag, "commit": self.commit,
+            "manifestDigest": self.manifest_digest, "entries": _by_id(self.entries),
+            "withdrawn": {i: w.as_json() for i, w in _by_id(self.withdrawn).items()}}
         if self.signers:  # only a lock holding signers is version 3: an unsigned catalog's lock is unchanged
             out |= {"lockVersion": SIGNED_LOCK_VERSION, "signers": list(self.signers), "tagObject": self.tag_object}
         return out
@@ -187,7 +191,8 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
     withdrawn, problem = _withdrawn(value.get("withdrawn", {}), entries)
     if problem is not None:
         return refused(problem)
-    signers, tag_object = (), None
+    signers: tuple[str, ...] = ()
+    tag_object: str | None = None
     if version == SIGNED_LOCK_VERSION:
         signers, problem = _signers(value["signers"])
         if problem is not None:
@@ -199,27 +204,27 @@ def decode(data: bytes, path: str) -> tuple[Lock | None, Refusal | None]:
                 version, signers, tag_object), None
 
 
-def _signers(value) -> tuple[tuple[str, ...], str | None]:
+def _signers(value: object) -> tuple[tuple[str, ...], str | None]:
     """The `signers` member (version 3): a non-empty array of signers lines in release-signers' form, each as the
     signers file reads it back (signing/signers.py)."""
-    from ..signing.signers import MAX_KEYS, read_signers
+    from ..signing.signers import MAX_KEYS, Signers, read_signers
 
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_KEYS or not all(isinstance(v, str) for v in value):
         return (), f"signers is an array of 1 to {MAX_KEYS} lines of the release-signers form"
     if any("\n" in v or "\r" in v for v in value):
         return (), "signers holds a line break inside a line"
     read = read_signers("".join(v + "\n" for v in value).encode("ascii", "replace"), "signers")
-    if not hasattr(read, "keys") or list(read.lines()) != value:
+    if not isinstance(read, Signers) or list(read.lines()) != value:  # a Signers, not a Refusal
         return (), ("signers is not in the release-signers form (one line PRINCIPAL namespaces=\"git\" ssh-ed25519 "
                     "BASE64 each, no comment)")
     return tuple(value), None
 
 
-def _withdrawn(value, entries: dict) -> tuple[dict[str, Withdrawn], str | None]:
+def _withdrawn(value: object, entries: Mapping[str, object]) -> tuple[dict[str, Withdrawn], str | None]:
     """The `withdrawn` member held to its closed form: id to {tag, commit, entryDigest}, none also in entries."""
     if not isinstance(value, dict) or len(value) > MAX_WITHDRAWN:
         return {}, f"withdrawn is an object of at most {MAX_WITHDRAWN} members, id to {{tag, commit, entryDigest}}"
-    out = {}
+    out: dict[str, Withdrawn] = {}
     for i, (entry_id, item) in enumerate(value.items()):
         if not 3 <= len(entry_id) <= 128 or ENTRY_ID.fullmatch(entry_id) is None:
             return {}, f"withdrawn member {i + 1} is not named by an entry id"

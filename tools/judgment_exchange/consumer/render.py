@@ -18,12 +18,12 @@ from ..refusal import Refusal
 Safe = Callable[[object], str]
 
 
-def _file_items(change: dict) -> list[dict]:
+def _file_items(change: dict[str, Any]) -> list[dict[str, Any]]:
     files = change.get("files", {})
     return [*files.get("added", []), *files.get("removed", []), *files.get("changed", [])]
 
 
-def _fixture_items(change: dict) -> list[dict]:
+def _fixture_items(change: dict[str, Any]) -> list[dict[str, Any]]:
     fixtures = change.get("fixtures", {})
     return [*fixtures.get("added", []), *fixtures.get("removed", []), *fixtures.get("reRecorded", [])]
 
@@ -35,14 +35,14 @@ def _fixture_name(name: object, shown: Withheld) -> str:
     return described(name, "a fixture name")
 
 
-def _refusal(item: dict, shown: Withheld) -> dict:
+def _refusal(item: dict[str, Any], shown: Withheld) -> dict[str, Any]:
     """A refusal of the diff (as_json's form) through `quoting.redact`: its path, entry and detail cleared."""
     refusal = redact(Refusal(item.get("code", ""), item.get("path"), item.get("detail") or "", item.get("entry")),
                      shown)
     return item | {"path": refusal.path, "entry": refusal.entry, "detail": refusal.detail}
 
 
-def clear_diff(diff: dict) -> dict:
+def clear_diff(diff: dict[str, Any]) -> dict[str, Any]:
     """upgrade-diff's result with every entry id, file path and fixture name shown only when its grammar
     and the scan clear it (issue #16 item 4): a withheld id or fixture name is described, a path cut to its
     nearest safe parent, and a refusal redacted as the gate's are; one scan over every name and detail.
@@ -72,7 +72,7 @@ def clear_diff(diff: dict) -> dict:
     return out
 
 
-def _change(change: dict, shown: Withheld) -> dict:
+def _change(change: dict[str, Any], shown: Withheld) -> dict[str, Any]:
     out = dict(change)
     ident = change.get("id")
     out["id"] = shown.entry(ident) or described(ident, "an entry id")
@@ -100,7 +100,7 @@ def value(item: Any, safe: Safe) -> str:
     return safe(item)
 
 
-def summary(side: dict, safe: Safe, listed: frozenset[str] | set[str] = frozenset()) -> str:
+def summary(side: dict[str, Any], safe: Safe, listed: frozenset[str] | set[str] = frozenset()) -> str:
     """One side of an upgrade review on one line: kind, direction, title, pins and canonical digests; a member
     in `listed` (shown old -> new below) is left out, so a changed title or description is said once (issue #26
     item 6: each was printed three times)."""
@@ -109,7 +109,7 @@ def summary(side: dict, safe: Safe, listed: frozenset[str] | set[str] = frozense
     return "; ".join(f"{name} {value(side[name], safe)}" for name in order if name in side and name not in listed)
 
 
-def diff_lines(diff: dict, safe: Safe) -> list[str]:
+def diff_lines(diff: dict[str, Any], safe: Safe) -> list[str]:
     """upgrade-diff's text: the releases, the target's own check, each change with its pins, the entry.json
     members changed (old -> new), its files, the README's unified diff, the dialect's or output document's
     changed pointers, the fixtures added, removed and re-recorded, and the upgrade note (ids and paths
@@ -141,7 +141,7 @@ def diff_lines(diff: dict, safe: Safe) -> list[str]:
     return lines
 
 
-def change_lines(change: dict, safe: Safe) -> list[str]:
+def change_lines(change: dict[str, Any], safe: Safe) -> list[str]:
     """One entry's change in upgrade-diff's text, below its `changed ID` line: its pins (a member shown old ->
     new is not repeated in them), the entry.json members changed, its files, the README's unified diff, the
     documents' changed pointers, the fixtures and the upgrade note (issue #27: the review of a pull request
@@ -224,8 +224,8 @@ def _readme_lines(readme: Any, safe: Safe) -> list[str]:
     return out
 
 
-def _side(item: dict, safe: Safe) -> str:
-    words = item["type"]
+def _side(item: dict[str, Any], safe: Safe) -> str:
+    words: str = item["type"]  # document_value's type name
     if "length" in item:
         words += f" of {item['length']} characters"
     elif "size" in item:
@@ -233,14 +233,14 @@ def _side(item: dict, safe: Safe) -> str:
     return words
 
 
-def _plain(item: dict, safe: Safe) -> str | None:
+def _plain(item: dict[str, Any], safe: Safe) -> str | None:
     if "value" not in item:
         return None
     x = item["value"]
     return "null" if x is None else ("true" if x else "false") if isinstance(x, bool) else safe(x)
 
 
-def _document_lines(name: str, document: dict, safe: Safe) -> list[str]:
+def _document_lines(name: str, document: dict[str, Any], safe: Safe) -> list[str]:
     """A dialect or output document's changes: `pointer: old type -> new type (old value -> new value)`,
     a value only where it is not author text."""
     if "notCompared" in document:
@@ -268,7 +268,7 @@ def _document_lines(name: str, document: dict, safe: Safe) -> list[str]:
     return out
 
 
-def _fixture_lines(fixtures: dict | None, safe: Safe) -> list[str]:
+def _fixture_lines(fixtures: dict[str, Any] | None, safe: Safe) -> list[str]:
     """Fixtures added, removed and re-recorded (a file's blob or the preparationDigest changed)."""
     if not fixtures:
         return []
@@ -288,13 +288,13 @@ def _fixture_lines(fixtures: dict | None, safe: Safe) -> list[str]:
     return out
 
 
-def _blob(item: dict, safe: Safe) -> str:
+def _blob(item: dict[str, Any], safe: Safe) -> str:
     if "blobDigest" in item:
         return value(item["blobDigest"], safe)
     return f"({safe(item.get('type', 'not a file'))}, no blob digest)"
 
 
-def entry_lines(results: list[dict], safe: Safe) -> list[str]:
+def entry_lines(results: list[dict[str, Any]], safe: Safe) -> list[str]:
     """release-check's text for each entry's record (check.py `ReleaseCheck.results`): `pass`, `refused`, or
     `not checked` with the refusals that stopped its checks and why (issue #25 item 4)."""
     out = []

@@ -9,6 +9,7 @@ from the release being left was never gated by this run, so its values are scann
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..canon import is_digest
@@ -19,10 +20,11 @@ from ..quoting import flagged_values
 def _type_name(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return "true/false" if isinstance(value, bool) else "null"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), "a number")
+    names: dict[type[object], str] = {dict: "an object", list: "an array", str: "a string"}
+    return names.get(type(value), "a number")
 
 
-def withheld(reason: str) -> dict:
+def withheld(reason: str) -> dict[str, str]:
     return {"withheld": reason}
 
 
@@ -76,7 +78,7 @@ def digest(value: Any) -> Any:
     return value if is_digest(value) else withheld("not a sha256: digest")
 
 
-def summary(entry: Any, row: dict) -> dict:
+def summary(entry: Any, row: dict[str, Any]) -> dict[str, Any]:
     """One side of an upgrade review: the row's pins and the entry's reviewed members, each shown or
     withheld. `dialectDigest`/`outputDigest` are the row's (sha256 over the stored bytes, §3);
     `dialectCanonicalDigest`/`outputCanonicalDigest` are entry.json's dialect.digest/output.digest
@@ -90,8 +92,9 @@ def summary(entry: Any, row: dict) -> dict:
     out["kind"] = choice(entry.get("kind"), ("dialect", "preset"))
     out["direction"] = choice(entry.get("direction"), ("input", "output", "both"))
     out["title"] = text(entry.get("title"), 1, 200)
-    for name, show in (("description", lambda v: text(v, 1, 4096)), ("compatibility", compatibility),
-                       ("artifact", artifact)):
+    shows: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+        ("description", lambda v: text(v, 1, 4096)), ("compatibility", compatibility), ("artifact", artifact))
+    for name, show in shows:
         if name in entry:
             out[name] = show(entry[name])
     for member, name in (("dialect", "dialectCanonicalDigest"), ("output", "outputCanonicalDigest")):
@@ -112,7 +115,7 @@ def upgrade_note(entry: Any, key: str) -> Any:
 # --- every entry.json member, and a document's values (issue #18 item 5: upgrades you can review) ----------
 
 
-def _grammar_text(value: Any, problem_of, what: str) -> Any:
+def _grammar_text(value: Any, problem_of: Callable[[str], str | None], what: str) -> Any:
     """A string held to a §3 grammar (`problem_of` says what is wrong, or None), shown once the scan's
     named credential shapes find none in it."""
     if not isinstance(value, str):
@@ -314,7 +317,7 @@ def entry_member(name: str, value: Any) -> Any:
     return show(value)
 
 
-def document_value(value: Any) -> dict:
+def document_value(value: Any) -> dict[str, Any]:
     """A value of a dialect or output document at one pointer: its type always, and the value itself only
     where it is not author text — a number (its literal, as written), true/false, null, a string that is one
     of this package's schema words (`quoting.schema_words`) or a digest; another string by its length, an

@@ -22,6 +22,7 @@ a release whose commit has no release-signers keeps the set before it: deleting 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..catalog.grammar import release_key
 from ..codes.catalog import RELEASE_TAG_MOVED
@@ -31,8 +32,14 @@ from ..history.mainline import first_parent_chain
 from ..history.tags import TagListingError, list_releases
 from ..refusal import Refusal
 from ..signing.release import check_release, signers_of, tag_object
-from ..signing.signers import Signers, read_signers
+from ..signing.signers import Signer, Signers, read_signers
 from ..tree import GitTree, TooLarge, TreeError
+
+if TYPE_CHECKING:
+    from git import Repo  # GitPython, imported at run time where a location is opened (check.open_location)
+
+    from ..tree import ObjectStore
+    from .lock import Lock
 
 MOVED = RELEASE_TAG_MOVED
 
@@ -68,7 +75,7 @@ def lock_signers(lines: tuple[str, ...]) -> Signers:
     return read
 
 
-def releases_on(repo, store, tag: str, commit: str) -> list[_Release]:
+def releases_on(repo: Repo, store: ObjectStore, tag: str, commit: str) -> list[_Release]:
     """TAG's history, oldest first, TAG last: the ledger's rows at TAG's commit, else the release tags on its
     first-parent history at or below TAG, as the history check lists them (history/tags.list_releases: a tag
     peeled to no commit is no release). A tag list that cannot be read leaves TAG alone: it is then held to the
@@ -91,14 +98,15 @@ def releases_on(repo, store, tag: str, commit: str) -> list[_Release]:
     return earlier + [_Release(tag, commit)]
 
 
-def _ref(repo, tag: str) -> str | None:
+def _ref(repo: Repo, tag: str) -> str | None:
     try:
-        return repo.git.rev_parse("--verify", "--quiet", f"refs/tags/{tag}")
+        ref: str = repo.git.rev_parse("--verify", "--quiet", f"refs/tags/{tag}")  # typed Any: git's output, a str
     except Exception:  # GitCommandError: the tag is missing
         return None
+    return ref
 
 
-def _verify(repo, store, release: _Release, governing: Signers):
+def _verify(repo: Repo, store: ObjectStore, release: _Release, governing: Signers) -> Signer | Refusal:
     ref = _ref(repo, release.tag)
     if ref is None:
         return Refusal(RELEASE_UNSIGNED, None, f"release {release.tag}: its tag is missing, so its signature cannot "
@@ -106,26 +114,28 @@ def _verify(repo, store, release: _Release, governing: Signers):
     return check_release(store, release.tag, ref, release.commit, governing)
 
 
-def _next_set(store, release: _Release, governing: Signers) -> Signers | Refusal:
+def _next_set(store: ObjectStore, release: _Release, governing: Signers) -> Signers | Refusal:
     """The set that governs the release after `release`: its own release-signers, else the set before it."""
     found = signers_of(store, release.commit)
     return governing if found is None else found
 
 
-def _walk(repo, store, releases: list[_Release], governing: Signers) -> tuple[Refusal | None, Signers]:
+def _walk(repo: Repo, store: ObjectStore, releases: list[_Release],
+          governing: Signers) -> tuple[Refusal | None, Signers]:
     """Item 3's chain over `releases` in order, the first governed by `governing`: the first refusal, and the set
     that governs the release after the last."""
     for release in releases:
         verdict = _verify(repo, store, release, governing)
         if isinstance(verdict, Refusal):
             return verdict, governing
-        governing = _next_set(store, release, governing)
-        if isinstance(governing, Refusal):
-            return governing, Signers(())
+        found = _next_set(store, release, governing)
+        if isinstance(found, Refusal):
+            return found, Signers(())
+        governing = found
     return None, governing
 
 
-def check_signatures(repo, tag: str, commit: str, *, signing: Signing, lock=None,
+def check_signatures(repo: Repo, tag: str, commit: str, *, signing: Signing, lock: Lock | None = None,
                      history: int | None) -> SignedResult:
     """The consumer's signature check of release TAG at `commit` (module docstring)."""
     result = SignedResult()
@@ -133,7 +143,7 @@ def check_signatures(repo, tag: str, commit: str, *, signing: Signing, lock=None
         store = GitTree(repo, commit).store
         ref = _ref(repo, tag)
         held = lock_signers(lock.signers) if lock is not None and lock.signers else None
-        if held is not None:
+        if held is not None and lock is not None:  # held: the lock's own signers
             _held(repo, store, tag, commit, ref, lock, held, result)
         elif signing.pinned is not None:
             _pinned(repo, store, tag, commit, signing.pinned, history, result)
@@ -152,7 +162,8 @@ def _record(result: SignedResult, governing: Signers, ref: str | None) -> None:
     result.tag_object = ref
 
 
-def _held(repo, store, tag, commit, ref, lock, held: Signers, result: SignedResult) -> None:
+def _held(repo: Repo, store: ObjectStore, tag: str, commit: str, ref: str | None, lock: Lock, held: Signers,
+          result: SignedResult) -> None:
     result.checked = True
     if commit == lock.commit and tag == lock.tag:
         if lock.tag_object is not None and ref != lock.tag_object:
@@ -185,7 +196,8 @@ def _held(repo, store, tag, commit, ref, lock, held: Signers, result: SignedResu
     result.notes.append(f"signers: held by the lock; {how}")
 
 
-def _pinned(repo, store, tag, commit, pinned: Signers, history: int | None, result: SignedResult) -> None:
+def _pinned(repo: Repo, store: ObjectStore, tag: str, commit: str, pinned: Signers, history: int | None,
+            result: SignedResult) -> None:
     result.checked = True
     releases = releases_on(repo, store, tag, commit)
     window = releases[-(history + 1):] if history is not None else releases[-1:]
@@ -211,7 +223,8 @@ def _pinned(repo, store, tag, commit, pinned: Signers, history: int | None, resu
         return
 
 
-def _unpinned(repo, store, tag, commit, ref, signing: Signing, result: SignedResult) -> None:
+def _unpinned(repo: Repo, store: ObjectStore, tag: str, commit: str, ref: str | None, signing: Signing,
+              result: SignedResult) -> None:
     own = signers_of(store, commit)
     data = tag_object(store, ref) if ref is not None else None
     from ..signing.tagobject import TagObjectError, parse
@@ -241,6 +254,7 @@ def _unpinned(repo, store, tag, commit, ref, signing: Signing, result: SignedRes
     if isinstance(own, Refusal):
         result.refusals.append(own)
         return
+    assert ref is not None  # signed: a tag object was read at `ref`
     verdict = check_release(store, tag, ref, commit, own)
     if isinstance(verdict, Refusal):
         result.refusals.append(verdict)
