@@ -56,8 +56,9 @@ def name_edited_preparations(tree: Tree, refusals: list[Refusal], checks: list[E
             if path not in wanted or fixture.preparation_digest is None:
                 continue
             try:
-                files = {n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND)
-                         for n in FIXTURE_FILES if n in fixture.files}
+                files: dict[str, bytes | None] = {
+                    n: tree.read(f"{fixture.path}/{n}", docs.FIXTURE_DIRECTORY_BOUND)
+                    for n in FIXTURE_FILES if n in fixture.files}
             except (TreeError, OSError):
                 continue
             commit = history.pinned_preparation(fixture.path, fixture.preparation_digest, files)

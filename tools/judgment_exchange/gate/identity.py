@@ -5,11 +5,40 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from ..catalog.directory import EntryCheck
 from ..codes.history import ARTIFACT_HISTORY_INVALID
 from ..refusal import Findings, Refusal
 from ..tree import Tree
+
+if TYPE_CHECKING:
+    from ..history import CurrentEntry
+    from ..history.model import Retained
+    from ..repository.pullrequest import Change
+    from ..tree import GitTree
+
+
+class HistoryOptions(Protocol):
+    """What the history check reads of the run's options (pipeline.GateOptions, which the pipeline imports this
+    module for: named here by its shape, so the two import no cycle)."""
+
+    @property
+    def repository(self) -> str | None: ...
+    @property
+    def history(self) -> bool: ...
+    @property
+    def base(self) -> str | None: ...
+    @property
+    def release_tag(self) -> str | None: ...
+    @property
+    def max_history(self) -> int | None: ...
+    @property
+    def main(self) -> tuple[str, str] | None: ...
+    @property
+    def retained(self) -> Retained | None: ...
+    @property
+    def side_releases(self) -> bool: ...
 
 
 @dataclass
@@ -22,7 +51,7 @@ class HistoryRead:
     listed: bool = True
 
 
-def current_entries(checks: list[EntryCheck]) -> list:
+def current_entries(checks: list[EntryCheck]) -> list[CurrentEntry]:
     """The candidate release's entries in the form history reads."""
     from ..history import CurrentEntry
 
@@ -94,7 +123,8 @@ def in_no_repository(path: str) -> bool:
     return False
 
 
-def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) -> HistoryRead:
+def history_check(tree: Tree, checks: list[EntryCheck], options: HistoryOptions, change: Change | None = None
+                  ) -> HistoryRead:
     """Upgrade keys and artifact history against every previous release (no form-only fallback). For a
     pull request (`options.base`; `change` its comparison, repository/pullrequest.Change) everything keys
     off one resolved main: the upstream default branch as fetched, or the commit --base names, never a
@@ -109,7 +139,9 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
     if not options.history:  # a consumer reading no history of the tag's own holds its retained release alone
         from ..history import check_retained
 
-        read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
+        read: dict[str, object] = {c.stored["entry.json"]: c.entry for c in checks
+                                   if c.entry is not None and "entry.json" in c.stored}
+        assert options.retained is not None  # no history read: the gate reads the retained release alone (pipeline)
         result = check_retained(repository, entries, options.retained, entries_read=read)
         return HistoryRead(result.status, Findings(list(result.refusals)))
     inputs = None  # releases.json, manifest.json and the base's releases.json, read once
@@ -118,8 +150,8 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
         from ..history.unborn import unborn_history
 
         inputs = _ledger_inputs(tree, repository, None)
-        if (refused := _ledger_refused(inputs[0])) is not None:
-            return refused
+        if isinstance(inputs[0], Unreadable):
+            return _ledger_refused(inputs[0])
         quick = unborn_history(repository, entries, inputs[0])
         if quick is not None:
             return HistoryRead(quick.status, Findings(list(quick.refusals), list(quick.notes)))
@@ -141,12 +173,13 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
     opened = change.opened() if change is not None else None  # the merge base compare read, if it did
     # without a change, point and opened are None: the inputs the unborn check read are these
     ledger, manifest, base_ledger = inputs or _ledger_inputs(tree, repository, point, opened)
-    if (refused := _ledger_refused(ledger)) is not None:
-        return refused
+    if isinstance(ledger, Unreadable):
+        return _ledger_refused(ledger)
     main = _main(repository, options, opened) if options.base else None
     # each entry.json the gate read strictly, by its stored digest: the releases that pin it unchanged
     # (most of the latest one) are not parsed again (issue #20)
-    entries_read = {c.stored["entry.json"]: c.entry for c in checks if c.entry is not None and "entry.json" in c.stored}
+    entries_read: dict[str, object] = {c.stored["entry.json"]: c.entry for c in checks
+                                       if c.entry is not None and "entry.json" in c.stored}
     # a plain check of a working tree (no --base, --commit or --release-tag) judges a HEAD behind main or off
     # it against the merge base, as --base auto does (issue #34 items 1, 2)
     plain = change is None and not options.base and options.release_tag is None and options.retained is None \
@@ -167,7 +200,7 @@ def history_check(tree: Tree, checks: list[EntryCheck], options, change=None) ->
     return answer
 
 
-def _main(repository: str, options, opened=None) -> tuple[str, str] | None:
+def _main(repository: str, options: HistoryOptions, opened: GitTree | None = None) -> tuple[str, str] | None:
     """A pull request's main: `options.main` (the branch `--base auto` resolved against, as fetched), else
     the commit `--base` names; None when it names none (the pull request's check refuses that already).
     `opened`: a GitTree of the same repository already open, whose handle resolves it (issue #20)."""
@@ -213,11 +246,9 @@ def _optional(tree: Tree, path: str, limit: int) -> bytes | None:
         raise Unreadable(f"{path} cannot be read ({exc})") from exc
 
 
-def _ledger_refused(ledger: bytes | None | Unreadable) -> HistoryRead | None:
+def _ledger_refused(ledger: Unreadable) -> HistoryRead:
     """The history check's answer when the checked tree's releases.json cannot be read (its refusal): no earlier
     release can be held without it, so the history check stops there (as at a ledger out of its form)."""
-    if not isinstance(ledger, Unreadable):
-        return None
     from ..codes.history import RELEASE_LEDGER_INVALID
     from ..history.ledger import LEDGER
 
@@ -225,7 +256,8 @@ def _ledger_refused(ledger: bytes | None | Unreadable) -> HistoryRead | None:
                                                     "read, and no earlier release is held without the ledger")]))
 
 
-def _ledger_inputs(tree: Tree, repository: str, base: str | None, opened=None):
+def _ledger_inputs(tree: Tree, repository: str, base: str | None, opened: GitTree | None = None
+                   ) -> tuple[bytes | None | Unreadable, bytes | None, tuple[bytes | None] | None]:
     """The checked tree's releases.json and manifest.json, and the releases.json of a pull request's merge
     base with its base (`base`), which the change may not alter; read through `opened` when it is that
     commit's GitTree, already open (the pull request's comparison read its rows through it; issue #20).

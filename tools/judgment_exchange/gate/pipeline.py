@@ -94,12 +94,21 @@ class Comparison:
         return None if self.change is None else self.change.touched
 
 
+def _base(options: GateOptions) -> str:
+    """--base's revision, read where the run has one: the compare phase applies with --base alone (PHASES), and a
+    comparison is read only once it ran."""
+    assert options.base is not None
+    return options.base
+
+
 def _compare(tree: Tree, options: GateOptions) -> Comparison:
     from ..repository.pullrequest import BaseUnreadable, compare
 
     try:
         repository = options.repository or getattr(tree, "repository", None)
-        return Comparison(compare(repository, options.base, tree, getattr(tree, "commit", None)))
+        # --base is exchange check's, which names the repository (cli/contributor.py), of a WorkingTree or GitTree
+        assert repository is not None
+        return Comparison(compare(repository, _base(options), tree, getattr(tree, "commit", None)))
     except BaseUnreadable as exc:
         return Comparison(unreadable=str(exc))
 
@@ -110,24 +119,25 @@ def _pull_request(compared: Comparison, options: GateOptions, reader: Any) -> Fo
     change alone, skips.json kept. Its facts: the entries touched, and the gate's files to review."""
     from ..repository import pullrequest as rules
 
-    change = compared.change
+    change, base = compared.change, _base(options)
     if change is None:
+        assert compared.unreadable is not None  # a comparison without its change says why (_compare)
         return Found([Refusal(BASE_UNREADABLE, None, compared.unreadable)])
     found = Found(facts={"touched": change.touched})
     if change.pin_moved and options.pin == PIN_BASE and reader is not None:
         found.notes.append(f"this change moves the verifier pin; the reader is the base's ({reader.name}), "
                            "never the change's own: a maintainer reviews the move with exchange check --base BASE "
                            "--pin change once the moved pin is fetched (docs/trust.md, \"Moving the pin\")")
-    review = rules.gate_review_note(change, options.base)
+    review = rules.gate_review_note(change, base)
     if review:
         found.notes.append(review)
         found.facts["gate_review"] = review
     counted = change.counted()
     found.refusals += [refusal for refusal in (
-        None if options.several_entries else rules.one_entry_refusal(counted, options.base),
-        rules.pin_refusal(change.pin_moved, counted, options.base), rules.gate_refusal(change, options.base),
-        rules.other_files_refusal(change, options.base), rules.skips_removed_refusal(change, options.base),
-        *rules.document_refusals(change, options.base)) if refusal]
+        None if options.several_entries else rules.one_entry_refusal(counted, base),
+        rules.pin_refusal(change.pin_moved, counted, base), rules.gate_refusal(change, base),
+        rules.other_files_refusal(change, base), rules.skips_removed_refusal(change, base),
+        *rules.document_refusals(change, base)) if refusal]
     return found
 
 
@@ -140,7 +150,7 @@ def _base_pin_tree(tree: Tree, options: GateOptions, compared: Comparison | None
     from ..tree import GitTree
 
     repository = options.repository or getattr(tree, "repository", None)
-    return GitTree(repository, options.base, own=True)  # the base is the catalog's own, its pin may run
+    return GitTree(repository, _base(options), own=True)  # the base is the catalog's own, its pin may run
 
 
 def _given_every_check(compared: Comparison | None, options: GateOptions) -> set[str] | None:

@@ -79,17 +79,24 @@ def reader_for(tree: Tree, pin_tree: Tree | None = None) -> tuple[Any, list[Refu
     return reader, read_pin(tree).refusals
 
 
-def _run(check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], command: str | None) -> dict:
+def _document(check: EntryCheck) -> bytes:
+    """The entry's dialect.json as read: a fixture is replayed only once it was (`_replay_entry`)."""
+    data = check.document_data
+    assert data is not None
+    return data
+
+
+def _run(check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], command: str | None) -> dict[str, Any]:
     from .. import verifier
 
     if not command:
-        return verifier.replay_fixture(check.document_data, files, check.checked)
+        return verifier.replay_fixture(_document(check), files, check.checked)
     with tempfile.TemporaryDirectory(prefix="exchange-replay-") as tmp:
         entry_dir = os.path.join(tmp, "entry")
         fixture_dir = os.path.join(entry_dir, "fixtures", fixture.name)
         os.makedirs(fixture_dir)
         with open(os.path.join(entry_dir, "dialect.json"), "wb") as fh:
-            fh.write(check.document_data)
+            fh.write(_document(check))
         for name, data in files.items():
             with open(os.path.join(fixture_dir, name), "wb") as fh:
                 fh.write(data)
@@ -142,7 +149,7 @@ def _skipped(code: str, check: EntryCheck, fixture: FixtureCheck, files: dict[st
     """A skip (§4), with every acquisition of a kind the built-in verifier reads still checked."""
     from .. import verifier
 
-    held = verifier.check_skipped(check.document_data, files, check.checked)
+    held = verifier.check_skipped(_document(check), files, check.checked)
     if isinstance(held, (verifier.Found, verifier.Refused)) and skip_of(held.code) is None:
         what = "finding" if isinstance(held, verifier.Found) else "refusal"
         return Findings([Refusal(
@@ -167,13 +174,14 @@ def differs_where(check: EntryCheck, files: dict[str, bytes]) -> str:
     and length (verifier/difference.py), never a value; said plainly when the bundled verifier finds none."""
     from .. import verifier
 
-    where = verifier.fixture_difference(check.document_data, files, check.checked)
+    where = verifier.fixture_difference(_document(check), files, check.checked)
     if where is None:
         return "; the bundled verifier recomputes no difference, so the member that differs is not named"
     return f"; preparation.json {where}"
 
 
-def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes], reader: str) -> Findings:
+def _record(answer: dict[str, Any], check: EntryCheck, fixture: FixtureCheck, files: dict[str, bytes],
+            reader: str) -> Findings:
     """One fixture's answer as findings: a reading, a skip, or the entry's refusal (`codes.verifier.read_answer`)."""
     read = read_answer(answer, fixture.preparation_digest)
     if read.outcome == AGREES:
@@ -184,6 +192,7 @@ def _record(answer: dict, check: EntryCheck, fixture: FixtureCheck, files: dict[
             f"the verifier's reading has digest {read.digest}, preparationDigest is "
             f"{fixture.preparation_digest} (reader: {reader})", check.id)])
     if read.outcome == SKIPPED:
+        assert isinstance(read.code, str)  # a skip's code is skip_of's spelling (codes/verifier.py Answer)
         return _skipped(read.code, check, fixture, files, reader)
     if read.outcome == FAILED:
         code = read.code
