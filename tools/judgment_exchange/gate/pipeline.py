@@ -36,6 +36,7 @@ from .replay import name_edited, reader_for, replay_entry, rerecord_changed, unr
 
 if TYPE_CHECKING:
     from ..history.model import Retained
+    from ..repository.pin import ReaderChoice
     from ..repository.pullrequest import Change
 
 PIN_BASE, PIN_CHANGE = "base", "change"
@@ -113,7 +114,7 @@ def _compare(tree: Tree, options: GateOptions) -> Comparison:
         return Comparison(unreadable=str(exc))
 
 
-def _pull_request(compared: Comparison, options: GateOptions, reader: Any) -> Found:
+def _pull_request(compared: Comparison, options: GateOptions, reader: ReaderChoice | None) -> Found:
     """The repository's rules for a pull request (RFC 0019 §6, Compatibility; issue #16 items 2, 3):
     one entry (unless `several_entries`: §6's default dropped), the pin alone, gate changes alone, an entry's
     change alone, skips.json kept. Its facts: the entries touched, and the gate's files to review."""

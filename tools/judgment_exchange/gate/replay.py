@@ -53,6 +53,7 @@ from ..refusal import Findings, Refusal, Replay, Skip
 from ..tree import Tree, TreeError
 
 if TYPE_CHECKING:
+    from ..repository.pin import ReaderChoice
     from ..repository.pullrequest import Change
     from ..repository.recorded import History, Recording
 
@@ -66,7 +67,7 @@ def _fixture_files(tree: Tree, fixture: FixtureCheck) -> dict[str, bytes]:
     return {name: tree.read(f"{fixture.path}/{name}", docs.FIXTURE_DIRECTORY_BOUND) for name in fixture.files}
 
 
-def reader_for(tree: Tree, pin_tree: Tree | None = None) -> tuple[Any, list[Refusal]]:
+def reader_for(tree: Tree, pin_tree: Tree | None = None) -> tuple[ReaderChoice, list[Refusal]]:
     """This run's reader (repository/pin.py) and the pin's refusals; the gate chooses it once, before the first
     entry, so a catalog with no fixture still names it and refuses a malformed pin. With `pin_tree` (a pull
     request's base, docs/trust.md) the reader is the one that tree pins, and `tree`'s own pin is only held to its
@@ -115,7 +116,7 @@ def _skip_reason(code: str, check: EntryCheck) -> str:
     return "kind-unread: " + ", ".join(unread or used)  # another verifier may read less than ours
 
 
-def replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
+def replay_entry(tree: Tree, check: EntryCheck, reader: ReaderChoice) -> Findings:
     """Every replayable fixture of a kind-dialect entry whose form check passed, replayed through this run's
     `reader` (`reader_for`): its refusals, skips, replay records and readings (RFC 0019 §4)."""
     try:
@@ -125,7 +126,7 @@ def replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
             check.checked.forget()
 
 
-def _replay_entry(tree: Tree, check: EntryCheck, reader: Any) -> Findings:
+def _replay_entry(tree: Tree, check: EntryCheck, reader: ReaderChoice) -> Findings:
     found = Findings()
     if check.kind != "dialect" or not check.form_valid or check.document_data is None:
         return found
