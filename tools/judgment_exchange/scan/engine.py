@@ -343,7 +343,7 @@ def _bound_entropy(plugin: HighEntropyStringsPlugin) -> None:
             return 0.0
         return full(data)
 
-    plugin.calculate_shannon_entropy = calculate  # type: ignore[method-assign]
+    plugin.calculate_shannon_entropy = calculate  # type: ignore[method-assign]  # this plugin instance alone
 
 
 Trigger = tuple[frozenset[str], frozenset[str]]
