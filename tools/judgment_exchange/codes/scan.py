@@ -2,8 +2,9 @@
 
 Every credential, token and key shape the scan recognises has its own code (`secret-…`); local
 paths, code and binaries, README links and the scan's own limits have theirs. `SHAPES` (shapes.py)
-gives each code the name and the one-line hint a report shows; a new scan code gets a row there and
-a line here (its section), and its record (meaning, fix) is built from both.
+gives each code the name and the one-line hint a report shows; a new `secret-…` shape needs only its row there (its
+section is the credentials'), any other scan code a line here too (its section), and its record (meaning, fix) is
+built from both.
 """
 
 from ..coderecord import Code
@@ -21,41 +22,6 @@ from .shapes import (
     SCAN_FILE_UNREADABLE,
     SCAN_FINDINGS_TRUNCATED,
     SCAN_INCOMPLETE,
-    SECRET_ARTIFACTORY,
-    SECRET_AUTHORIZATION_HEADER,
-    SECRET_AWS_ACCESS_KEY,
-    SECRET_AWS_SECRET_KEY,
-    SECRET_AZURE_DEVOPS_PAT,
-    SECRET_AZURE_STORAGE_KEY,
-    SECRET_CLOUDANT,
-    SECRET_CONNECTION_STRING,
-    SECRET_DATABRICKS_TOKEN,
-    SECRET_DISCORD_TOKEN,
-    SECRET_GITHUB_TOKEN,
-    SECRET_GITLAB_TOKEN,
-    SECRET_GOOGLE_API_KEY,
-    SECRET_HIGH_ENTROPY_BASE64,
-    SECRET_HIGH_ENTROPY_HEX,
-    SECRET_IBM_CLOUD_IAM_KEY,
-    SECRET_IBM_COS_HMAC,
-    SECRET_JWT,
-    SECRET_KEYWORD,
-    SECRET_MAILCHIMP_KEY,
-    SECRET_NPM_TOKEN,
-    SECRET_OPENAI_KEY,
-    SECRET_PASSWORD_IN_URL,
-    SECRET_PRIVATE_KEY,
-    SECRET_PYPI_TOKEN,
-    SECRET_SENDGRID_KEY,
-    SECRET_SIGNED_URL,
-    SECRET_SLACK_TOKEN,
-    SECRET_SLACK_WEBHOOK,
-    SECRET_SOFTLAYER,
-    SECRET_SQUARE_OAUTH,
-    SECRET_STRIPE_KEY,
-    SECRET_TELEGRAM_TOKEN,
-    SECRET_TWILIO_KEY,
-    SECRET_URL_TOKEN,
     SHAPES,
 )
 
@@ -66,42 +32,8 @@ _LINKS = "RFC 0019 Conformance (a relative link that does not resolve), §3 (REA
 _LIMITS = "RFC 0019 §4 (every file to a scan), §3 (bounds)"
 
 _SECTIONS: dict[str, str] = {
-    # credentials, tokens and keys: our own detectors and detect-secrets' standard plugins
-    SECRET_AWS_ACCESS_KEY: _SECRETS,
-    SECRET_AWS_SECRET_KEY: _SECRETS,
-    SECRET_AZURE_DEVOPS_PAT: _SECRETS,
-    SECRET_AZURE_STORAGE_KEY: _SECRETS,
-    SECRET_DATABRICKS_TOKEN: _SECRETS,
-    SECRET_GITHUB_TOKEN: _SECRETS,
-    SECRET_GITLAB_TOKEN: _SECRETS,
-    SECRET_GOOGLE_API_KEY: _SECRETS,
-    SECRET_SLACK_TOKEN: _SECRETS,
-    SECRET_SLACK_WEBHOOK: _SECRETS,
-    SECRET_STRIPE_KEY: _SECRETS,
-    SECRET_JWT: _SECRETS,
-    SECRET_PRIVATE_KEY: _SECRETS,
-    SECRET_PASSWORD_IN_URL: _SECRETS,
-    SECRET_CONNECTION_STRING: _SECRETS,
-    SECRET_AUTHORIZATION_HEADER: _SECRETS,
-    SECRET_SIGNED_URL: _SECRETS,
-    SECRET_URL_TOKEN: _SECRETS,
-    SECRET_ARTIFACTORY: _SECRETS,
-    SECRET_CLOUDANT: _SECRETS,
-    SECRET_DISCORD_TOKEN: _SECRETS,
-    SECRET_IBM_CLOUD_IAM_KEY: _SECRETS,
-    SECRET_IBM_COS_HMAC: _SECRETS,
-    SECRET_MAILCHIMP_KEY: _SECRETS,
-    SECRET_NPM_TOKEN: _SECRETS,
-    SECRET_OPENAI_KEY: _SECRETS,
-    SECRET_PYPI_TOKEN: _SECRETS,
-    SECRET_SENDGRID_KEY: _SECRETS,
-    SECRET_SOFTLAYER: _SECRETS,
-    SECRET_SQUARE_OAUTH: _SECRETS,
-    SECRET_TELEGRAM_TOKEN: _SECRETS,
-    SECRET_TWILIO_KEY: _SECRETS,
-    SECRET_KEYWORD: _SECRETS,
-    SECRET_HIGH_ENTROPY_HEX: _SECRETS,
-    SECRET_HIGH_ENTROPY_BASE64: _SECRETS,
+    # credentials, tokens and keys (our own detectors and detect-secrets' standard plugins): each shape named secret-…
+    **{code: _SECRETS for code in SHAPES if code.startswith("secret-")},
     # local paths
     LOCAL_PATH: _PATHS,
     # code and binaries
