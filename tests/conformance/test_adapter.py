@@ -12,12 +12,12 @@ import json
 import pytest
 
 from judgment_exchange import verifier
-from judgment_exchange.consumer import release_check
 from judgment_exchange.conformance.adapter import RetainedError, consume, no_reader, read_retained, read_retained_state
 from judgment_exchange.conformance.rebuild import rebuild
 from judgment_exchange.conformance.runner import DEFAULT_KIT, _retained, _signed_retained, load_kit
-from judgment_exchange.signing.signers import read_signers
 from judgment_exchange.conformance.verdict import AGREE, TIERS, compare
+from judgment_exchange.consumer import release_check
+from judgment_exchange.signing.signers import read_signers
 
 from .test_runner import exchange
 
@@ -83,13 +83,15 @@ def test_retained_state_version_2_keeps_its_withdrawn_entries():
                                      "manifestDigest": "sha256:" + "0" * 64, "entries": [],
                                      "withdrawn": [{"id": "acme.vendors", "tag": "v0.1.0", "commit": "a" * 40,
                                                     "entryDigest": "sha256:" + "1" * 64}]}).encode())
-    assert lock.entries == {} and lock.withdrawn == {"acme.vendors": Withdrawn("v0.1.0", "a" * 40, "sha256:" + "1" * 64)}
+    assert lock.entries == {} and lock.withdrawn == {"acme.vendors": Withdrawn("v0.1.0", "a" * 40,
+                                                                               "sha256:" + "1" * 64)}
 
 
 def test_retained_state_is_read_as_a_lock_in_memory():
     lock = read_retained(json.dumps({"retainedVersion": 1, "location": "/x", "tag": "v0.1.0", "commit": "a" * 40,
                                      "manifestDigest": "sha256:" + "b" * 64,
-                                     "entries": [{"id": "acme.vendors", "entryDigest": "sha256:" + "c" * 64}]}).encode())
+                                     "entries": [{"id": "acme.vendors",
+                                                  "entryDigest": "sha256:" + "c" * 64}]}).encode())
     assert (lock.location, lock.tag, lock.commit, lock.entries) == ("/x", "v0.1.0", "a" * 40,
                                                                      {"acme.vendors": "sha256:" + "c" * 64})
 

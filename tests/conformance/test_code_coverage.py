@@ -12,7 +12,6 @@ import re
 
 from judgment_exchange.codes import REGISTRY
 from judgment_exchange.conformance.runner import DEFAULT_KIT
-
 from tests.support.paths import REPO
 
 DOC = REPO / "docs" / "conformance.md"

@@ -22,7 +22,7 @@ from judgment_exchange.conformance.runner import DEFAULT_KIT, SCHEMA, load_kit
 
 from ..support import conformance as generator
 from ..support.catalog import stdlib_canon
-from ..support.paths import REPO, SHARED, shared_missing
+from ..support.paths import SHARED, shared_missing
 
 KIT = DEFAULT_KIT
 RFC = SHARED / "seeds" / "000_7d004c3db7fa3684.txt"
@@ -50,7 +50,8 @@ def test_two_builds_are_byte_identical(tmp_path):
 
 def test_the_kits_schemas_are_the_packages():
     assert (KIT / "cases.schema.json").read_bytes() == SCHEMA.read_bytes()
-    assert (KIT / "verdict.schema.json").read_bytes() == (SCHEMA.parent / "conformance-verdict.schema.json").read_bytes()
+    verdict_schema = SCHEMA.parent / "conformance-verdict.schema.json"
+    assert (KIT / "verdict.schema.json").read_bytes() == verdict_schema.read_bytes()
 
 
 def test_cases_json_validates_against_its_schema():
@@ -158,7 +159,8 @@ def test_expected_codes_are_those_the_case_compares():
 def test_held_releases_are_every_earlier_one_or_none():
     for case in document()["cases"]:
         tags = sorted(r[len("refs/tags/"):] for r in case["refs"] if r.startswith("refs/tags/"))
-        earlier = [t for t in tags if re.fullmatch(r"v\d+\.\d+\.\d+", t) and re.fullmatch(r"v\d+\.\d+\.\d+", case["tag"])
+        earlier = [t for t in tags if re.fullmatch(r"v\d+\.\d+\.\d+", t)
+                   and re.fullmatch(r"v\d+\.\d+\.\d+", case["tag"])
                    and tuple(map(int, t[1:].split("."))) < tuple(map(int, case["tag"][1:].split(".")))]
         assert sorted(case["held"]) in ([], sorted(earlier)), case["name"]
 
@@ -221,9 +223,12 @@ def test_only_a_replay_decides_between_the_tiers():
     compared codes and offered entries at both tiers."""
     replay = {"replay-disagreement", "replay-forged-acquisition", "replay-profile-substituted",
               "skip-acknowledgement-stale"}  # issue #35: the reader decides which skip an acknowledgement names
+
+    def offered(verdict):
+        return sorted((e["id"], e["kind"], e["offered"]) for e in verdict["entries"])
+
     for case in document()["cases"]:
         none, spec = case["tiers"]["none"], case["tiers"]["specification"]
-        offered = lambda verdict: sorted((e["id"], e["kind"], e["offered"]) for e in verdict["entries"])
         if case["name"] in replay:
             assert (spec["result"], none["result"], none["codes"]) == ("refuse", "pass", []), case["name"]
             assert [e["offered"] for e in none["entries"]] == [True], case["name"]

@@ -17,7 +17,6 @@ docs/conformance.md ("The mutation harness") states the score.
 from __future__ import annotations
 
 import copy
-import json
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -77,7 +76,8 @@ MUTANTS: dict[str, tuple[list[tuple[str, str, str, str]], tuple[str, ...]]] = {
                                 'sorted(value, key=lambda k: k.encode("utf-16-be"))')],
                               ("canonical-order-outside-bmp", "canonical-order-utf16")),
     "lower-tag": ([("judgment_exchange.consumer.check", "lock_refusals",
-                    "if key is not None and locked is not None and key < locked:", "if False:")], ("retained-lower-tag",)),
+                    "if key is not None and locked is not None and key < locked:", "if False:")],
+                  ("retained-lower-tag",)),
     "moved-retained-tag-on-upgrade": ([("judgment_exchange.consumer.check", "lock_refusals",
                                         "elif commit != lock.commit:",
                                         "elif commit != lock.commit and tag == lock.tag:")],

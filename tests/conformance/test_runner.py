@@ -173,7 +173,8 @@ def test_the_projects_own_codes_count_only_in_project_cases(tmp_path):
 @pytest.mark.parametrize("answer, why", [
     ("", "nothing on standard output"),
     ("refused\n", "not one JSON value"),
-    ('{"result": "refused", "codes": [], "history": "checked", "entries": []}', "not in the verdict's form at result (enum"),
+    ('{"result": "refused", "codes": [], "history": "checked", "entries": []}',
+     "not in the verdict's form at result (enum"),
     ('{"result": "pass", "codes": [], "history": "checked"}', "not in the verdict's form at the verdict (required"),
 ])
 def test_no_verdict_is_a_failure_never_a_pass(tmp_path, answer, why):
@@ -244,7 +245,7 @@ def test_keep_leaves_each_rebuilt_repository_and_the_consumers_own_line_on_it(tm
     assert dict(line.split(" ") for line in refs.splitlines()) == case["refs"]
     retained = json.loads((kept / "upgrade-higher-tag" / "retained.json").read_text(encoding="utf-8"))
     assert retained["location"] == str(repo.resolve()) and retained["commit"] == case["retained"]["commit"]
-    line = next(l for l in done.stdout.splitlines() if l.startswith("  kept: ") and "release-real-export" in l)
+    line = next(row for row in done.stdout.splitlines() if row.startswith("  kept: ") and "release-real-export" in row)
     direct = shlex.split(line.split("; the consumer on it: ", 1)[1])
     assert direct[:len(command)] == command and "--location" in direct
     answer = subprocess.run(direct, capture_output=True, text=True, check=False)

@@ -65,7 +65,8 @@ def test_a_kit_copy_whose_stream_gives_an_option_is_a_kit_error_exit_4(tmp_path)
     outside = tmp_path / "edges"
     document = json.loads((kit / "cases.json").read_text(encoding="utf-8"))
     case = next(c for c in document["cases"] if c["name"] == CASE)
-    stream = b"option git export-pack-edges=" + str(outside).encode() + b"\n" + (kit / case["stream"]["path"]).read_bytes()
+    stream = (b"option git export-pack-edges=" + str(outside).encode() + b"\n"
+              + (kit / case["stream"]["path"]).read_bytes())
     (kit / case["stream"]["path"]).write_bytes(stream)
     case["stream"]["sha256"] = sha256(stream)
     (kit / "cases.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

@@ -10,17 +10,27 @@ from pathlib import Path
 import git
 
 from judgment_exchange.canon import digest
+from judgment_exchange.codes.history import ARTIFACT_HISTORY_INVALID
 from judgment_exchange.history import (
-    CurrentEntry, HistoricalRow, ObjectStore, ReleaseTree, check_history, list_releases, read_history,
+    CurrentEntry,
+    HistoricalRow,
+    ObjectStore,
+    ReleaseTree,
+    check_history,
+    list_releases,
+    read_history,
+)
+from judgment_exchange.history.forms import (
+    ENTRY_MAX_BYTES,
+    MANIFEST_MAX_BYTES,
+    HistoricalFormError,
+    read_entry,
+    read_manifest,
 )
 from judgment_exchange.history.identity import history_artifact_refusals, history_artifact_refusals_of
 from judgment_exchange.history.model import Facts
 from judgment_exchange.history.upgrade import unknown_key_refusals, unknown_key_refusals_of
 from judgment_exchange.history.walk import Walk
-from judgment_exchange.codes.history import ARTIFACT_HISTORY_INVALID
-from judgment_exchange.history.forms import (
-    ENTRY_MAX_BYTES, MANIFEST_MAX_BYTES, HistoricalFormError, read_entry, read_manifest,
-)
 from judgment_exchange.refusal import Refusal
 from judgment_exchange.tree import TooLarge, TreeError
 
@@ -175,7 +185,8 @@ def test_manifest_read_by_rows_equals_the_whole_reading() -> None:
         text([a, {**b, "kind": "preset"}]), text([a, {k: v for k, v in b.items() if k != "kind"}]),
         text([a, b]).replace(b"}, {", b"},\f{"), text([a, b]).replace(b"}, {", b"} , , {"),
         b"\xef\xbb\xbf" + text([a, b]), text([a, b]) + b" []", text([a, b])[:-1], text([a, {"id": b"x".hex()}]),
-        text([a, b]).replace(b'"acme.b"', b'"acme.\\ud800"'), text([a, {**b, "entryDigest": 5}]).replace(b"5", b"5" * 200),
+        text([a, b]).replace(b'"acme.b"', b'"acme.\\ud800"'),
+        text([a, {**b, "entryDigest": 5}]).replace(b"5", b"5" * 200),
         b"[" + b"[" * 63 + b"]" * 63 + b"]", text([{**a, "x": [[[[1]]]]}]),
         text([a, b]).replace(b'"id": "acme.a"', b'"id": "acme.a", "id": "acme.a"'),
     ]

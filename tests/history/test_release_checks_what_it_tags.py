@@ -10,8 +10,8 @@ independently: file counts by `git diff --name-only`, digests by hashlib over `g
 from __future__ import annotations
 
 import copy
-import json
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -247,8 +247,8 @@ def _spec(tmp_path: Path) -> tuple[GitRepo, str]:
 
 
 def test_the_release_replays_through_the_catalogs_pinned_reader(tmp_path: Path, monkeypatch) -> None:
-    from judgment_exchange.repository import pin as pins
     from judgment_exchange.releasing import release as release_module
+    from judgment_exchange.repository import pin as pins
     from judgment_exchange.tree import GitTree
 
     spec, commit = _spec(tmp_path)

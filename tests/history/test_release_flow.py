@@ -17,7 +17,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import git
 import pytest
 import yaml
 

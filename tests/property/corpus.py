@@ -122,7 +122,8 @@ def verifier_inputs() -> list[dict[str, bytes]]:
     """The verifier's input files of every verifier case and every example fixture, by document name."""
     out = []
     for folder in sorted(p for p in (CASES / "verifier").iterdir() if p.is_dir()):
-        files = {name: (folder / f"{name}.json").read_bytes() for name in VERIFIER_FILES if (folder / f"{name}.json").is_file()}
+        files = {name: (folder / f"{name}.json").read_bytes()
+                 for name in VERIFIER_FILES if (folder / f"{name}.json").is_file()}
         if (folder / "record.jsonl").is_file():
             files["record"] = (folder / "record.jsonl").read_bytes().rstrip(b"\n")
         out.append(files)

@@ -163,7 +163,8 @@ def _surrogate(draw, base: str) -> str:
     lone = draw(st.sampled_from(SURROGATES))
     at = draw(st.integers(0, len(base)))
     if draw(st.booleans()):  # escaped: valid UTF-8 bytes, a lone surrogate once read
-        escaped = json.dumps(base[:at], ensure_ascii=False)[:-1] + "\\u%04x" % ord(lone) + json.dumps(base[at:], ensure_ascii=False)[1:]
+        escaped = (json.dumps(base[:at], ensure_ascii=False)[:-1] + "\\u%04x" % ord(lone)
+                   + json.dumps(base[at:], ensure_ascii=False)[1:])
         return Raw(escaped)
     return base[:at] + lone + base[at:]  # raw: written with surrogatepass, so not UTF-8
 
@@ -264,7 +265,8 @@ def mutated(draw, corpus: list[Any], max_ops: int = 3, byte_level: bool = True) 
 
 
 def json_values(max_leaves: int = 20):
-    """Arbitrary JSON-like values, as the standard library reads them (floats, big integers and lone surrogates included)."""
+    """Arbitrary JSON-like values, as the standard library reads them (floats, big integers and lone surrogates
+    included)."""
     leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
                        st.text(max_size=20))
     return st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=5),

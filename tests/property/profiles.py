@@ -44,10 +44,12 @@ HANG_SECONDS = 300
 """Under `fuzz`, one example running this long dumps every thread's traceback and ends the run:
 a hang is reported, never waited for. (A bound on hanging, not a timing assertion.)"""
 
-STORAGE = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or os.path.join(tempfile.gettempdir(), "judgment-exchange-hypothesis")
+STORAGE = (os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+           or os.path.join(tempfile.gettempdir(), "judgment-exchange-hypothesis"))
 set_hypothesis_home_dir(STORAGE)  # hypothesis's own files (patches of failing examples) never land in the repository
 
-_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much, HealthCheck.large_base_example]
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+           HealthCheck.large_base_example]
 
 settings.register_profile("ci", deadline=None, database=None, print_blob=True, suppress_health_check=_HEALTH)
 settings.register_profile(

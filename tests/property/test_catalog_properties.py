@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.catalog import documents as docs
 from judgment_exchange.catalog.directory import check_entry_directory
@@ -15,7 +16,7 @@ from judgment_exchange.catalog.manifest import ROW_MEMBERS, check_rows, read_man
 from . import corpus, mutate
 from .memtree import MemoryTree
 from .outcome import refusals_registered
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 from .strategies import mutated_tree, strict_values
 
 ENTRY = "entries/acme/vendors/entry.json"
@@ -37,7 +38,8 @@ _NAMES = list(MEMBERS) + ["dialect", "path", "digest", "dialectVersion", "format
 
 
 @budget("entry-values")
-@given(st.one_of(strict_values(_NAMES), st.dictionaries(st.sampled_from(_NAMES), strict_values(_NAMES, 8), max_size=20)))
+@given(st.one_of(strict_values(_NAMES),
+                 st.dictionaries(st.sampled_from(_NAMES), strict_values(_NAMES, 8), max_size=20)))
 def test_entry_values_pass_or_refuse_by_registered_code(value) -> None:
     with bounded():
         refusals_registered(check_entry(value, ENTRY), "entry.json")

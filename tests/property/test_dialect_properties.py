@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.canon import CanonError, canonical_digest, is_digest
 from judgment_exchange.dialect import check_binding, check_form, form_report
 
 from . import corpus, mutate
 from .outcome import passed, registered
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 
 
 def _form_outcome(result, where: str) -> None:

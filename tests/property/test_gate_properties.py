@@ -9,14 +9,15 @@ import json
 import os
 from unittest import mock
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 
 from . import corpus
 from .memtree import MemoryTree
 from .outcome import refusals_registered
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 from .strategies import mutated_tree
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.canon import CanonError, canon, canon_pure, preparation_form, preparation_form_pure
 from judgment_exchange.jsonstrict import MALFORMED, MAX_SAFE, OVER_BOUND, Bounds, JsonRefusal, Number, loads
 
 from . import corpus, mutate
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 
 BOUNDS = Bounds(max_bytes=1 << 20, max_depth=64)
 
@@ -116,7 +117,7 @@ def _same(strict, stdlib) -> bool:
         elif isinstance(a, list):
             if not isinstance(b, list) or len(a) != len(b):
                 return False
-            stack += list(zip(a, b))
+            stack += list(zip(a, b, strict=True))
         elif type(a) is not type(b) or a != b:
             return False
     return True
@@ -130,7 +131,8 @@ def test_strict_json_reads_what_the_standard_library_reads(data: bytes) -> None:
         try:
             strict = loads(data, BOUNDS)
         except JsonRefusal:
-            assert not read or reasons, "the standard library reads a document §1 and §12 admit, the strict reader refused it"
+            assert not read or reasons, ("the standard library reads a document §1 and §12 admit, the strict reader "
+                                         "refused it")
             return
         assert read and not reasons, f"the strict reader read a document it must refuse ({reasons})"
         assert _same(strict, value)

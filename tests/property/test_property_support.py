@@ -43,5 +43,6 @@ def test_the_writer_writes_back_what_the_standard_library_read() -> None:
         data = mutate.write(tree)
         assert mutate.write(mutate.read(data)) == data
         json.loads(data)
-    assert mutate.write(mutate.Obj([["a", mutate.Num("1")], ["a", mutate.Raw('"\\ud800"')]])) == b'{"a":1,"a":"\\ud800"}'
+    assert mutate.write(mutate.Obj([["a", mutate.Num("1")],
+                                    ["a", mutate.Raw('"\\ud800"')]])) == b'{"a":1,"a":"\\ud800"}'
     assert mutate.write(["\ud800"]) == b'["\xed\xa0\x80"]'  # a raw lone surrogate: bytes UTF-8 refuses

@@ -3,13 +3,14 @@ catalog's entries, mutated: registered refusals only, never an exception."""
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.scan import scan_entry
 
 from . import corpus
 from .outcome import refusals_registered
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 from .strategies import mutated_tree
 
 

@@ -4,14 +4,15 @@ never the verifier's last guard (an exception caught there is a crash, however i
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.canon import is_digest
 from judgment_exchange.verifier import Documents, Found, Reading, Refused, report_bytes, verify
 
 from . import corpus, mutate
 from .outcome import passed, registered
-from .profiles import budget, bounded
+from .profiles import bounded, budget
 
 LAST_GUARD = "the inputs cannot be read ("
 

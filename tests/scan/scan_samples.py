@@ -97,7 +97,8 @@ MORE_SAMPLES: dict[str, list[str]] = {
     "secret-github-token": ["ghp_" + pick(ALNUM, 36)],
     "secret-databricks-token": ["dose" + pick(HEX, 32)],
     "secret-slack-token": ["xapp-1-A" + pick(UPPER + DIGITS, 10) + "-" + pick(DIGITS, 13) + "-" + pick(HEX, 64)],
-    "secret-slack-webhook": ["https://hooks.slack.com/workflows/T" + pick(UPPER + DIGITS, 8) + "/A" + pick(UPPER + DIGITS, 10)
+    "secret-slack-webhook": ["https://hooks.slack.com/workflows/T" + pick(UPPER + DIGITS, 8)
+                             + "/A" + pick(UPPER + DIGITS, 10)
                              + "/" + pick(DIGITS, 18) + "/" + pick(ALNUM, 24)],
     "secret-stripe-key": ["rk_" + "test_" + pick(ALNUM, 24), "whsec_" + pick(ALNUM, 32)],
     "secret-private-key": [_pem("ENCRYPTED PRIVATE KEY"), _pem("OPENSSH PRIVATE KEY"), _pem("PGP PRIVATE KEY BLOCK")],

@@ -23,7 +23,13 @@ from judgment_exchange.scan import structure
 
 from .scan_samples import hex_of
 from .test_scan_one_pass import (
-    GENERATED_DOCUMENTS, _CORPUS, _HEX_POOL, _RELPATHS, _hex_documents, _walk_only, generated_document,
+    _CORPUS,
+    _HEX_POOL,
+    _RELPATHS,
+    GENERATED_DOCUMENTS,
+    _hex_documents,
+    _walk_only,
+    generated_document,
 )
 
 _DOCUMENTS = ("fixtures/basic/sources.json", "fixtures/basic/profiles.json", "fixtures/basic/preparation.json",

@@ -25,7 +25,8 @@ def _scan(tmp_path: Path, docs: dict) -> list:
 
 
 def _windows_with_a_digit(sample: str, width: int = 10) -> set[str]:
-    return {sample[i : i + width] for i in range(len(sample) - width + 1) if any(c.isdigit() for c in sample[i : i + width])}
+    return {sample[i : i + width] for i in range(len(sample) - width + 1)
+            if any(c.isdigit() for c in sample[i : i + width])}
 
 
 def test_the_real_export_as_an_entry_scans_clean(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Bad input gets findings or nothing, never a crash: escapes, surrogates, nesting, line ends, malformed JSON (RFC 0019 §4)."""
+"""Bad input gets findings or nothing, never a crash: escapes, surrogates, nesting, line ends, malformed JSON
+(RFC 0019 §4)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ changes no report; a near miss of one character more is still scanned."""
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judgment_exchange.scan import INERT, inert
 from judgment_exchange.scan.file_scan import scan_text

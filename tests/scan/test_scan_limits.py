@@ -1,4 +1,5 @@
-"""The scan's own limits and its two trees: bounds, unreadable files, truncation, symlinks, git blobs (RFC 0019 §§3–4, 7)."""
+"""The scan's own limits and its two trees: bounds, unreadable files, truncation, symlinks, git blobs
+(RFC 0019 §§3–4, 7)."""
 
 from __future__ import annotations
 
@@ -99,7 +100,8 @@ def test_no_file_is_read_past_its_bound(tmp_path: Path) -> None:
     builder.write(tmp_path, docs)
     tree = _Counting(str(tmp_path))
     scan_entry(tree, builder.ENTRY)
-    assert tree.reads and all(n <= limit and limit == file_bound(p[len(builder.ENTRY) + 1 :]) for p, limit, n in tree.reads)
+    assert tree.reads and all(n <= limit and limit == file_bound(p[len(builder.ENTRY) + 1 :])
+                              for p, limit, n in tree.reads)
 
 
 def test_files_past_the_entry_budget_are_scan_incomplete(tmp_path: Path, monkeypatch) -> None:
@@ -133,7 +135,8 @@ def test_an_unreadable_file_is_a_refusal_and_the_others_are_scanned(tmp_path: Pa
 
 def test_an_unlistable_entry_is_a_refusal(tmp_path: Path) -> None:
     refusals = scan_entry(WorkingTree(str(tmp_path)), "entries/acme/absent", "acme.absent")
-    assert [(r.code, r.path, r.entry) for r in refusals] == [("scan-file-unreadable", "entries/acme/absent", "acme.absent")]
+    assert [(r.code, r.path, r.entry) for r in refusals] == [("scan-file-unreadable",
+                                                              "entries/acme/absent", "acme.absent")]
 
 
 @pytest.mark.parametrize("count, truncated", [(MAX_PER_FILE, False), (MAX_PER_FILE + 7, True)])
@@ -168,7 +171,8 @@ class _Listing:
         return Node(path.rsplit("/", 1)[-1], FILE, len(self.files[path])) if path in self.files else Node("", "missing")
 
     def list(self, path: str) -> list[Node]:
-        return [Node(p.rsplit("/", 1)[-1], FILE, len(b)) for p, b in sorted(self.files.items()) if p.rsplit("/", 1)[0] == path]
+        return [Node(p.rsplit("/", 1)[-1], FILE, len(b)) for p, b in sorted(self.files.items())
+                if p.rsplit("/", 1)[0] == path]
 
     def read(self, path: str, limit: int) -> bytes:
         return self.files[path]

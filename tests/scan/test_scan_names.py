@@ -113,7 +113,8 @@ def test_local_path_in_a_file_name(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["basic", "2026-11-30-run", "run-" + hex_of(40), hex_of(64), "sha256-" + hex_of(64), "3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b",
+    ["basic", "2026-11-30-run", "run-" + hex_of(40), hex_of(64), "sha256-" + hex_of(64),
+     "3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b",
      "password-reset", "token-expiry", "api_key_rotation"],
     ids=["word", "date", "run-id", "bare-digest", "digest", "uuid", "password-word", "token-word", "key-word"],
 )
@@ -167,7 +168,8 @@ def test_no_manifest_is_no_scan_finding(tmp_path: Path) -> None:
 
 def test_the_gate_scans_the_manifest(tmp_path: Path) -> None:
     tree = _manifest(tmp_path, [_row("acme.x")])
-    (tmp_path / "manifest.json").write_text(json.dumps([_row("acme.x")]) + "\n" + NEAR_MISSES["digest"] + " " + AWS + "\n")
+    (tmp_path / "manifest.json").write_text(json.dumps([_row("acme.x")]) + "\n"
+                                            + NEAR_MISSES["digest"] + " " + AWS + "\n")
     with_scan = check_catalog(tree, GateOptions(history=False))
     without = check_catalog(tree, GateOptions(history=False, scan=False))
     assert [(r.code, r.path) for r in with_scan.refusals if r.code.startswith("secret-")] == [

@@ -346,7 +346,8 @@ def test_present_finds_exactly_the_literals_that_stand(text: str, literals: set[
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["[x](y.md)", "[r]: z", "[ref]:", "[a]", ":x", "z", "<https://a/b>", "<a:b>",
-                                 'href="c"', "SRC = 'd'", "src=", "=e", "`code`", "```", "~~~", "``", "text", " ", "\n", "](", "]:",
+                                 'href="c"', "SRC = 'd'", "src=", "=e", "`code`", "```", "~~~", "``", "text", " ", "\n",
+                                 "](", "]:",
                                  "<", ">", "=", "`", "[a](", "(b)"]),
                 max_size=30).map("".join))
 def test_links_with_guards_are_links_without(markdown: str) -> None:
@@ -418,7 +419,7 @@ def test_deep_json_and_long_numbers_fall_back_to_the_walk() -> None:
 def test_every_plugin_but_the_entropy_ones_runs_under_its_condition() -> None:
     """Each plugin's condition was derived from its current patterns (else it would run on every row)."""
     e = engine()
-    for plugin, trigger, locate, finder in zip(e.plugins, e.triggers, e.locators, e.finders):
+    for plugin, trigger, locate, finder in zip(e.plugins, e.triggers, e.locators, e.finders, strict=True):
         if finder is not None:
             continue
         assert trigger is not None or locate is not _every_row, type(plugin).__name__

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from judgment_exchange.scan.file_scan import split_lines
 from judgment_exchange.scan.structure import NEWLINE
 
-_texts = st.lists(st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\u2028", "\x85", "\x0b", "é"]), max_size=40).map("".join)
+_texts = st.lists(st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\u2028", "\x85", "\x0b", "é"]),
+                  max_size=40).map("".join)
 
 
 @settings(max_examples=500, deadline=None, derandomize=True)
@@ -73,7 +74,8 @@ _AROUND = ["", "x", "a", "e", "k", "_", "-", "/", ":", "=", ".", " ", "\n", "é"
 
 
 @settings(max_examples=800, deadline=None, derandomize=True)
-@given(st.lists(st.sampled_from(_ENGINE_LITERALS + [w[:-1] for w in _ENGINE_LITERALS] + [w[1:] for w in _ENGINE_LITERALS]
+@given(st.lists(st.sampled_from(_ENGINE_LITERALS + [w[:-1] for w in _ENGINE_LITERALS]
+                                + [w[1:] for w in _ENGINE_LITERALS]
                                 + _AROUND), max_size=14).map("".join))
 def test_the_engines_lookup_finds_exactly_the_literals_that_stand(text: str) -> None:
     """The engine's own literals (every plugin's, lower case), whole, cut short at either end, touching, overlapping

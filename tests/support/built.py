@@ -54,7 +54,8 @@ def shared_folder(basetemp: Path) -> Path:
 def _run(command: list[str], **kwargs) -> None:
     done = subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)
     if done.returncode:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}:\n"
+                           f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
 
 
 def _pip_env() -> dict[str, str]:

@@ -154,7 +154,8 @@ class CatalogBuilder:
         export = runner_export()
         mapping = export["mapping"]
         doc = {"version": 3, "case": mapping["case"], "sources": [{
-            "name": "vendor", "kind": "http", "profile": "vendors", "profileDigest": mapping["sources"][0]["profileDigest"],
+            "name": "vendor", "kind": "http", "profile": "vendors",
+            "profileDigest": mapping["sources"][0]["profileDigest"],
             "maxAge": 300, "method": "GET", "path": {"$text": "/vendors/{{vendorId}}"},
             "read": mapping["sources"][0]["read"]}]}
         path = self._dir(entry_id)

@@ -891,7 +891,8 @@ def cases() -> list[Case]:
     add(Case("scan-credential", "a README holding a token's shape",
              ("§7 Before import", "a recognised credential or local path refuses the entry"), ("scans",),
              [Release(tree("output", mutations=[{"op": "write", "file": f"{PATHS['output']}/README.md",
-                                                 "text": "# Write-back\n\nToken: ghp_" + "A1b2C3d4E5" * 3 + "f6G7h8\n"}]),
+                                                 "text": "# Write-back\n\nToken: ghp_"
+                                                         + "A1b2C3d4E5" * 3 + "f6G7h8\n"}]),
                       v1)], v1, "refuse", codes=("secret-github-token",), entries=[not_offered("acme.writeback")],
              history=NO_RELEASES,
              description="An output entry's README holds a string of a GitHub token's shape: the entry is refused. "
@@ -899,7 +900,8 @@ def cases() -> list[Case]:
     add(Case("scan-local-path", "a README naming a local path",
              ("§7 Before import", "a recognised credential or local path refuses the entry"), ("scans",),
              [Release(tree("output", mutations=[{"op": "write", "file": f"{PATHS['output']}/README.md",
-                                                 "text": "# Write-back\n\nRecorded from /home/alice/exports/run.json\n"}]),
+                                                 "text": "# Write-back\n\nRecorded from "
+                                                         "/home/alice/exports/run.json\n"}]),
                       v1)], v1, "refuse", codes=("local-path",), entries=[not_offered("acme.writeback")],
              history=NO_RELEASES,
              description="An output entry's README names a home-directory path: the entry is refused; only the "
@@ -932,7 +934,8 @@ def cases() -> list[Case]:
              ("reference-forms",),
              [Release(tree("named", mutations=[set_member("named", "/dialect/dialectVersion", 3),
                                                set_member("named", "/artifact/id", "urn:judgmentpack:dialect:other")]),
-                      v1)], v1, "refuse", codes=("dialect-reference-form",), entries=[not_offered("acme.vendors-named")],
+                      v1)], v1, "refuse", codes=("dialect-reference-form",),
+             entries=[not_offered("acme.vendors-named")],
              history=NO_RELEASES,
              description="Two defects on purpose, to hold §3's order: both selectors (dialect-reference-form) and an "
                          "artifact id that is not the document's (artifact-mismatch); only the first is reported."))

@@ -160,7 +160,8 @@ def http_unbound_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
 def research_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
     """Version 3, a research source asking for answer, search and page, published unbound and bound by binding.json."""
     ai = gateway.profile("ai", shape="http", klass="generated", adapter="adapter-ai", source="ai/answers",
-                         endpoint="https://ai.example.org/v1", research={"capabilities": ["answer"], "model": "model-x"})
+                         endpoint="https://ai.example.org/v1",
+                         research={"capabilities": ["answer"], "model": "model-x"})
     search = gateway.profile("search", shape="http", klass="generated", adapter="adapter-search",
                              source="web/search", endpoint="https://search.example.org/",
                              research={"capabilities": ["search"]})
@@ -183,7 +184,8 @@ def research_v3(gateway: Gateway) -> tuple[dict, list[tuple[str, Inputs]]]:
              "question": {"$param": "company"}, "constraints": {"language": "en"}, "model": "model-x",
              "evidence": ["the company's own site"], "fields": fields, "capabilities": ["answer", "search", "page"],
              "read": {"rule": {"ruleVersion": "1", "parameters": {}, "clauses": [
-                 {"when": {"op": "all", "of": [{"op": "equals", "field": "/fields/employee-count/status", "to": "found"},
+                 {"when": {"op": "all", "of": [{"op": "equals", "field": "/fields/employee-count/status",
+                                                "to": "found"},
                                                {"op": "isTrue", "field": "/fields/active/value"}]},
                   "claim": {"facts": [{"pointer": "/company/employees", "from": "/fields/employee-count/value"},
                                       {"pointer": "/company/roles", "from": "/fields/roles/value"}],
@@ -253,12 +255,15 @@ def build(root: Path = ROOT) -> list[Path]:
         entry = {"entryVersion": 3, "kind": "dialect", "id": entry_id, "title": f"Example {entry_id}",
                  "direction": "input", "pack": {"id": "https://packs.example.org/example", "versions": "0.1.0"},
                  "dialect": {"path": "dialect.json", "dialectVersion": version, "digest": canonical_digest(dialect)},
-                 "requires": {}, "sourceKinds": sorted({s["kind"] for s in dialect["sources"]}), "licence": "Apache-2.0", "author": "example-publisher",
+                 "requires": {}, "sourceKinds": sorted({s["kind"] for s in dialect["sources"]}),
+                 "licence": "Apache-2.0", "author": "example-publisher",
                  "assertion": ASSERTION, "fixtures": rows, "verification": []}
         (path / "entry.json").write_bytes(_pretty(entry))
-        (path / "README.md").write_text(f"# {entry_id}\n\n{make.__doc__}\n\nA synthetic example for the verifier's tests: "
+        (path / "README.md").write_text(f"# {entry_id}\n\n{make.__doc__}\n\n"
+                                        "A synthetic example for the verifier's tests: "
                                         "its receipts are signed with the gateway corpus's published test key, and its "
-                                        "preparations were recorded by this repository's own verifier.\n", encoding="utf-8")
+                                        "preparations were recorded by this repository's own verifier.\n",
+                                        encoding="utf-8")
         written.append(path)
     return written
 

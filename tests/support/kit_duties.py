@@ -50,7 +50,8 @@ def selected_file(c) -> dict[str, bytes]:
         export = runner_export()
         mapping = export["mapping"]
         doc = {"version": 3, "case": mapping["case"], "sources": [
-            {"name": "vendor", "kind": "selected-file", "provider": "local-file", "read": mapping["sources"][0]["read"]}]}
+            {"name": "vendor", "kind": "selected-file", "provider": "local-file",
+             "read": mapping["sources"][0]["read"]}]}
         path = builder._dir("acme.vendors-file")
         (path / "dialect.json").write_bytes(pretty(doc))
         entry = builder._base("acme.vendors-file", "dialect", "input", ["selected-file"])
@@ -230,7 +231,8 @@ def duty_cases(c) -> list:
                              "is release-every-kind's output entry."))
     add(Case("entry-source-kinds-mismatch", "sourceKinds that are not the document's kinds",
              ("§3", "sourceKinds (the source kinds the dialect uses, from RFC 0018's list)"), ("source-kinds",),
-             [Release(tree("unbound", mutations=[{"op": "set", "file": "entries/acme/tickets/entry.json", "pointer": "/sourceKinds",
+             [Release(tree("unbound", mutations=[{"op": "set", "file": "entries/acme/tickets/entry.json",
+                                                  "pointer": "/sourceKinds",
                                                   "value": ["operation", "research"]}]),
                       v1)], v1, "refuse", codes=("source-kinds-mismatch",), entries=[not_offered("acme.tickets")],
              history=NO_RELEASES,
@@ -296,17 +298,17 @@ def duty_cases(c) -> list:
                          "release-every-kind, each entry directory holding exactly its files."))
 
     # -- the entry's and its fixtures' file sets and files (§3; every import-refusal code a case: issue #35) --
-    O, R = PATHS["output"], PATHS["runner"]
+    OUT, R = PATHS["output"], PATHS["runner"]
     fixture = f"{R}/fixtures/vendor-7"
     files = ("§3", "An entry is one directory entries/<publisher>/<name>/ holding, as separate files with these names")
-    output_doc = json.loads(tree("output")[f"{O}/output.json"])
+    output_doc = json.loads(tree("output")[f"{OUT}/output.json"])
     bad_output = dict(output_doc, outputVersion="2")
     for name, title, base, mutations, codes, how, near_miss in [
         ("entry-file-missing", "an entry directory without its README.md", "output",
-         [{"op": "delete", "file": f"{O}/README.md"}], ("entry-file-missing",),
+         [{"op": "delete", "file": f"{OUT}/README.md"}], ("entry-file-missing",),
          "an output entry without README.md, which every entry holds (§3)", "release-every-kind"),
         ("entry-file-not-regular", "a directory where an entry's file belongs", "output",
-         [{"op": "delete", "file": f"{O}/README.md"}, {"op": "write", "file": f"{O}/README.md/notes.txt",
+         [{"op": "delete", "file": f"{OUT}/README.md"}, {"op": "write", "file": f"{OUT}/README.md/notes.txt",
                                                       "text": "Notes.\n"}],
          ("entry-file-not-regular",), "an output entry whose README.md is a directory (holding notes.txt)",
          "release-every-kind"),
@@ -336,7 +338,7 @@ def duty_cases(c) -> list:
          "the fixture vendor-7 holding notes.txt, listed in its row (the fixture file set is closed)",
          "release-real-export"),
         ("output-malformed", "an output document out of RFC 0018 §10's form", "output",
-         [{"op": "write", "file": f"{O}/output.json", "text": json.dumps(bad_output, indent=2) + "\n"},
+         [{"op": "write", "file": f"{OUT}/output.json", "text": json.dumps(bad_output, indent=2) + "\n"},
           set_member("output", "/output/digest", sha(stdlib_canon(bad_output)))], ("output-malformed",),
          "an output entry whose output.json spells outputVersion \"2\", a version RFC 0018 §10 does not define "
          "(its digests re-pinned)", "release-every-kind"),
@@ -347,7 +349,7 @@ def duty_cases(c) -> list:
          "canonical bytes, which needs no reader to see", "release-real-export"),
         ("binding-required", "an unbound source's fixture without its binding document", "unbound",
          [{"op": "delete", "file": "entries/acme/tickets/fixtures/open/binding.json"}], ("binding-required",),
-         "the unbound entry's fixture without binding.json, though its dialect has an unbound source", 
+         "the unbound entry's fixture without binding.json, though its dialect has an unbound source",
          "release-every-kind"),
     ]:
         add(Case(name, title, files, ("entry-file-set",) if "fixture" not in name else ("fixture-file-sets",),
@@ -360,18 +362,18 @@ def duty_cases(c) -> list:
                              f"needed). The near miss is {near_miss}."))
 
     # -- strict JSON and its bounds, and the README's links (§7 "a failed ... form ... or scan check") --
-    entry_text = tree("output")[f"{O}/entry.json"].decode("utf-8")
+    entry_text = tree("output")[f"{OUT}/entry.json"].decode("utf-8")
     strict = ("§7 Before import", "A failed digest, form, file-set, bound or scan check refuses the entry before it "
               "is offered for import")
-    readme = f"{O}/README.md"
+    readme = f"{OUT}/README.md"
     for name, title, mutation, code, how, near_miss in [
         ("entry-json-duplicate-member", "an entry.json naming one member twice",
-         {"op": "write", "file": f"{O}/entry.json",
+         {"op": "write", "file": f"{OUT}/entry.json",
           "text": entry_text.replace('"entryVersion": 3,', '"entryVersion": 3,\n  "entryVersion": 3,')},
          "json-malformed", "an output entry's entry.json gives entryVersion twice, with one value (not strict JSON: "
          "dialect §1's strict reading, which §3 applies to every catalog document)", "release-every-kind"),
         ("entry-json-number-over-bound", "an entry.json holding a number beyond the JSON bounds",
-         {"op": "write", "file": f"{O}/entry.json",
+         {"op": "write", "file": f"{OUT}/entry.json",
           "text": entry_text.replace('"entryVersion": 3,', '"entryVersion": 3' + "0" * 400 + ",")},
          "json-over-bound", "an output entry's entryVersion is a 401-digit integer, beyond dialect §12's number "
          "bounds, so the document is refused before its members are read", "release-every-kind"),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import textwrap
 
 MUTANTS: dict[str, tuple[str, str, str, str]] = {

@@ -100,7 +100,8 @@ def refusal_cases() -> None:
     case("reading-base", "the mcp example's recorded fixture reads", base, READING)
 
     padded = canon(dialect) + b" " * (131072 - len(canon(dialect)))
-    case("p1-dialect-at-bound", "a dialect of exactly 131072 bytes is read (§12)", with_file(base, "dialect.json", padded), READING)
+    case("p1-dialect-at-bound", "a dialect of exactly 131072 bytes is read (§12)",
+         with_file(base, "dialect.json", padded), READING)
     case("p1-dialect-over-bound", "a dialect of 131073 bytes is refused before any is read (§11 phase 1)",
          with_file(base, "dialect.json", padded + b" "), refusal("input-over-bound"))
     case("p1-case-nesting-32", "the case document at 32 levels of nesting is read",
@@ -114,9 +115,11 @@ def refusal_cases() -> None:
          with_file(base, "case.json", literal.replace(b"1e308", b"1e309")), refusal("input-over-bound"))
 
     case("p2-duplicate-member", "a member name given twice is not read (§1; §11 phase 2)",
-         with_file(base, "case.json", b'{"requestor":"ops-team","vendorId":7,"vendorId":7}'), refusal("input-malformed"))
+         with_file(base, "case.json", b'{"requestor":"ops-team","vendorId":7,"vendorId":7}'),
+         refusal("input-malformed"))
     case("p2-lone-surrogate", "a lone surrogate, even escaped, is not read (§1)",
-         with_file(base, "case.json", b'{"requestor":"ops-team","vendorId":7,"x":"\\ud800"}'), refusal("input-malformed"))
+         with_file(base, "case.json", b'{"requestor":"ops-team","vendorId":7,"x":"\\ud800"}'),
+         refusal("input-malformed"))
     case("p2-paired-surrogate", "an escaped surrogate pair is well-formed and read",
          with_file(base, "case.json", b'{"requestor":"ops-team","vendorId":7,"x":"\\ud83d\\ude00"}'), READING)
     case("p2-two-values", "a document of two JSON values is not read (§1)",
@@ -148,20 +151,25 @@ def refusal_cases() -> None:
     case("p5-profile-ordinary-key", "a second trusted profile with an ordinary key is read",
          edited(base, "profiles.json", lambda p: p + [{**profile, "id": "other"}]), READING)
     case("p5-profile-unknown-member", "a profile member the form does not list is refused (§5.1 closed form)",
-         edited(base, "profiles.json", lambda p: p + [{**profile, "id": "other", "Tools": []}]), refusal("input-malformed"))
+         edited(base, "profiles.json", lambda p: p + [{**profile, "id": "other", "Tools": []}]),
+         refusal("input-malformed"))
     case("p5-duplicate-profile-id", "two trusted profiles with one id are refused (reading chosen)",
          edited(base, "profiles.json", lambda p: p + [profile]), refusal("input-malformed"))
     case("p5-salts-uppercase", "salts are lowercase hexadecimal (§1, §5.2)",
-         edited(base, "sources.json", lambda a: a["vendor"]["response"]["salts"].update(args=a["vendor"]["response"]["salts"]["args"].upper())),
+         edited(base, "sources.json",
+                lambda a: a["vendor"]["response"]["salts"].update(
+                    args=a["vendor"]["response"]["salts"]["args"].upper())),
          refusal("input-malformed"))
     case("p5-salts-statement", "salts may carry statement, 64 hexadecimal characters",
          edited(base, "sources.json", lambda a: a["vendor"]["response"]["salts"].update(statement="ab" * 32)), READING)
     case("p5-acquisition-extra-member", "an acquisition is exactly {response}",
          edited(base, "sources.json", lambda a: a["vendor"].update(note="x")), refusal("input-malformed"))
     case("p5-verifiedat-no-instant", "the preparation's verifiedAt must have an instant (2026-02-30 has none)",
-         edited(base, "preparation.json", lambda p: p.update(verifiedAt="2026-02-30T12:00:00Z")), refusal("input-malformed"))
+         edited(base, "preparation.json", lambda p: p.update(verifiedAt="2026-02-30T12:00:00Z")),
+         refusal("input-malformed"))
     case("p5-binding-without-unbound", "a binding document beside a dialect with no unbound source is refused (§4.4)",
-         with_file(base, "binding.json", canon({"dialect": canonical_digest(dialect), "sources": {}})), refusal("input-malformed"))
+         with_file(base, "binding.json", canon({"dialect": canonical_digest(dialect), "sources": {}})),
+         refusal("input-malformed"))
 
     prep = json.loads(base["preparation.json"])
     facts_doc = {"approval": "approved", "case": {"requestor": "ops-team"}, "vendor": {"approver": "dana", "tier": 2}}
@@ -170,23 +178,28 @@ def refusal_cases() -> None:
     record_line = ('{"kind":"evaluation","inputs":' + json.dumps({"facts": facts_doc, "evidence": evidence_doc})
                    + ',"cites":' + json.dumps(prep["cites"] + prep["cites"]) + ',"binding":' + good_binding + "}")
     case("p5-record-binding-but-for-case", "a record naming Binding is refused, not read as unbound (§11)",
-         with_file(base, "record.jsonl", record_line.replace('"binding":', '"Binding":').encode()), refusal("input-malformed"))
+         with_file(base, "record.jsonl", record_line.replace('"binding":', '"Binding":').encode()),
+         refusal("input-malformed"))
     case("p2-record-two-lines", "the record is one line (§11 phase 2)",
-         with_file(base, "record.jsonl", record_line.replace(',"binding"', ',\n"binding"').encode()), refusal("input-malformed"))
+         with_file(base, "record.jsonl", record_line.replace(',"binding"', ',\n"binding"').encode()),
+         refusal("input-malformed"))
     case("f-binding-matches", "a record whose binding is the preparation's bytes; cites given twice are one set member",
          with_file(base, "record.jsonl", record_line.encode()), {"result": "reading", "binding": "matches"})
     case("f6-record-inputs-differ", "the record's inputs.facts is not the facts document (§11 finding 6)",
-         with_file(base, "record.jsonl", record_line.replace('"tier": 2', '"tier": 3').encode()), finding("record-inputs-differ"))
+         with_file(base, "record.jsonl", record_line.replace('"tier": 2', '"tier": 3').encode()),
+         finding("record-inputs-differ"))
     case("f6-record-cites-differ", "the record cites another signature (§11 finding 6)",
          with_file(base, "record.jsonl", record_line.replace(prep["cites"][0]["signature"], "0" * 128).encode()),
          finding("record-inputs-differ"))
     case("f7-binding-null", "a binding that is null is carried and not of the binding's form (§11 finding 7)",
-         with_file(base, "record.jsonl", record_line.replace(good_binding, "null").encode()), finding("binding-foreign-kind"))
+         with_file(base, "record.jsonl", record_line.replace(good_binding, "null").encode()),
+         finding("binding-foreign-kind"))
     case("f8-binding-whitespace", "the same binding written with a space is not the preparation's bytes (finding 8)",
          with_file(base, "record.jsonl", record_line.replace(good_binding, good_binding.replace(",", ", ")).encode()),
          finding("binding-mismatch"))
     case("f8-binding-other-digest", "a binding of another digest (finding 8)",
-         with_file(base, "record.jsonl", record_line.replace(good_binding, preparation_binding("sha256:" + "0" * 64).decode()).encode()),
+         with_file(base, "record.jsonl",
+                   record_line.replace(good_binding, preparation_binding("sha256:" + "0" * 64).decode()).encode()),
          finding("binding-mismatch"))
     no_binding = record_line.replace(',"binding":' + good_binding, "")
     case("f9-unbound-no-record", "a binding is required and no record is given (finding 9)", base, finding("unbound"),
@@ -198,8 +211,10 @@ def refusal_cases() -> None:
 
     selected = copy.deepcopy(dialect)
     selected["sources"].append({"name": "upload", "kind": "selected-file", "provider": "local-file",
-                                "read": {"copy": {"facts": [{"target": "/upload", "source": "/name"}], "evidence": []}}})
-    case("p6-kind-unread-selected-file", "a selected-file source is of a kind this verifier does not read (§11 phase 6)",
+                                "read": {"copy": {"facts": [{"target": "/upload", "source": "/name"}],
+                                                  "evidence": []}}})
+    case("p6-kind-unread-selected-file",
+         "a selected-file source is of a kind this verifier does not read (§11 phase 6)",
          with_file(base, "dialect.json", canon(selected)), refusal("kind-unread"))
 
 
@@ -214,7 +229,8 @@ def finding_cases() -> None:
          base | {"profiles.json": canon([narrow]), "dialect.json": canon(_repin(dialect, narrow))},
          finding("profile-mismatch"))
     case("f1-profile-digest", "a trusted profile whose digest is not the source's profileDigest (§5.1, finding 1)",
-         edited(base, "profiles.json", lambda p: p[0].update(endpoint="postgresql://elsewhere")), finding("profile-mismatch"))
+         edited(base, "profiles.json", lambda p: p[0].update(endpoint="postgresql://elsewhere")),
+         finding("profile-mismatch"))
     case("f1-unknown-profile", "a source's profile id that no trusted profile has (finding 1)",
          edited(base, "profiles.json", lambda p: p[0].update(id="renamed")), finding("profile-mismatch"))
 
@@ -225,18 +241,21 @@ def finding_cases() -> None:
 
     gw = Gateway()
     bad = copy.deepcopy(inputs.acquisitions)
-    bad["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}}, {"id": 7, "approver": 5, "tier": 2}, AT)
+    bad["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}},
+                               {"id": 7, "approver": 5, "tier": 2}, AT)
     case("f3-source-parameter-type", "approver, taken from vendor's facts, is 5 and not a string (§3, finding 3)",
          with_file(base, "sources.json", canon(bad)), finding("parameter-invalid"))
 
     unmatched = fixtures["unmatched"]
     skipped = _files(dialect, unmatched)
-    case("f3-skipped-reads", "approval is skipped when vendor does not resolve, and has no acquisition (§9.2)", skipped, READING)
+    case("f3-skipped-reads", "approval is skipped when vendor does not resolve, and has no acquisition (§9.2)",
+         skipped, READING)
     case("f3-acquisition-unexpected-skipped", "a skipped source with an acquisition (§5.2, finding 3)",
          edited(skipped, "sources.json", lambda a: a.update(approval=inputs.acquisitions["approval"])),
          finding("acquisition-unexpected"))
     case("f3-acquisition-unexpected-no-source", "an acquisition that names no source, after the last source",
-         edited(base, "sources.json", lambda a: a.update(ghost=inputs.acquisitions["approval"])), finding("acquisition-unexpected"))
+         edited(base, "sources.json", lambda a: a.update(ghost=inputs.acquisitions["approval"])),
+         finding("acquisition-unexpected"))
     case("f3-acquisition-missing", "an acquired source with no acquisition (§5.2, finding 3)",
          edited(base, "sources.json", lambda a: a.pop("approval") and None), finding("acquisition-missing"))
 
@@ -272,7 +291,8 @@ def finding_cases() -> None:
         gw = Gateway()
         timed["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}},
                                      {"id": 7, "approver": "dana", "tier": 2}, served)
-        timed["approval"] = gw.acquire(profile, {"tool": "approvals", "arguments": {"approver": "dana", "note": "vendor 7"}},
+        timed["approval"] = gw.acquire(profile,
+                                       {"tool": "approvals", "arguments": {"approver": "dana", "note": "vendor 7"}},
                                        {"decision": "approved", "availability": "present"}, AT)
         files = _files(dialect, Inputs(inputs.case, timed, inputs.profiles)) if report is READING else \
             with_file(base, "sources.json", canon(timed))
@@ -285,8 +305,10 @@ def finding_cases() -> None:
         acq = copy.deepcopy(inputs.acquisitions)
         gw = Gateway()
         acq["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}},
-                                   {"id": 7, "approver": "dana", "tier": 2}, AT, session=sessions[0], call_index=sessions[1])
-        acq["approval"] = gw.acquire(profile, {"tool": "approvals", "arguments": {"approver": "dana", "note": "vendor 7"}},
+                                   {"id": 7, "approver": "dana", "tier": 2}, AT,
+                                   session=sessions[0], call_index=sessions[1])
+        acq["approval"] = gw.acquire(profile,
+                                     {"tool": "approvals", "arguments": {"approver": "dana", "note": "vendor 7"}},
                                      {"decision": "approved", "availability": "present"}, AT,
                                      session=sessions[2], call_index=sessions[3])
         files = _files(dialect, Inputs(inputs.case, acq, inputs.profiles)) if report is READING else \
@@ -308,9 +330,11 @@ def finding_cases() -> None:
     case("f4-admitted", "/vendor/tier admits record", _files(admits, inputs), READING)
 
     case("f5-reason-changed", "the given preparation's outcome reason differs (§9.5, finding 5)",
-         edited(base, "preparation.json", lambda p: p["outcomes"][1].update(reason="matched!")), finding("preparation-differs"))
+         edited(base, "preparation.json", lambda p: p["outcomes"][1].update(reason="matched!")),
+         finding("preparation-differs"))
     pretty = json.dumps(json.loads(base["preparation.json"]), indent=2).encode()
-    case("f5-whitespace-is-form", "the given preparation with whitespace and another member order is the same in §9.5's form",
+    case("f5-whitespace-is-form",
+         "the given preparation with whitespace and another member order is the same in §9.5's form",
          with_file(base, "preparation.json", pretty), READING)
     case("f5-minus-zero", "a given preparation writing 0 as -0 is another preparation (literals kept, §9.5)",
          with_file(base, "preparation.json", base["preparation.json"].replace(b'"callIndex":0', b'"callIndex":-0')),
@@ -329,7 +353,8 @@ def finding_cases() -> None:
         answer["exposure"] = Gateway().acquire(computed.profiles[0],
                                                {"tool": "convert", "arguments": {"amount": 1200, "currency": "USD"}},
                                                result, AT)
-        case(name, "a calculator's answer not held to its source (§7)", with_file(calc_base, "sources.json", canon(answer)),
+        case(name, "a calculator's answer not held to its source (§7)",
+             with_file(calc_base, "sources.json", canon(answer)),
              finding("calculation-invalid"))
 
     http_dialect, http = examples.http_unbound_v3(Gateway())
@@ -371,7 +396,8 @@ def research_cases() -> None:
     dialect, fixtures = examples.research_v3(Gateway())
     inputs = dict(fixtures)["found"]
     base = _files(dialect, inputs)
-    case("research-reads", "a research source with answer, search and page, bound by its binding document", base, READING)
+    case("research-reads", "a research source with answer, search and page, bound by its binding document",
+         base, READING)
 
     def record_of(acquisitions: dict) -> dict:
         return acquisitions["company"]["response"]["result"]
@@ -387,7 +413,8 @@ def research_cases() -> None:
         return lambda r: r["fields"].update({name: entry})
 
     case("p5-research-field-type", "employee-count, an integer field, answered \"120\" (§4.3)",
-         changed(field("employee-count", {"status": "found", "cites": [1], "value": "120"})), refusal("input-malformed"))
+         changed(field("employee-count", {"status": "found", "cites": [1], "value": "120"})),
+         refusal("input-malformed"))
     case("p5-research-integer-zero", "employee-count answered 0, a present value of its type (§4.3)",
          changed(field("employee-count", {"status": "found", "cites": [1], "value": 0}), recorded=True), READING)
     case("p5-research-undeclared-field", "an answer for a field the source does not declare (§4.3)",
@@ -397,7 +424,8 @@ def research_cases() -> None:
     case("p5-research-optional-omitted", "no entry for the optional field revenue (§4.3)",
          changed(lambda r: r["fields"].pop("revenue") and None, recorded=True), READING)
     case("p5-research-index-out-of-range", "a citation index at responses' length (§4.3)",
-         changed(field("company-id", {"status": "found", "cites": [3], "value": "northwind"})), refusal("input-malformed"))
+         changed(field("company-id", {"status": "found", "cites": [3], "value": "northwind"})),
+         refusal("input-malformed"))
     case("p5-research-null-value", "null is never a value (§4.3)",
          changed(field("company-id", {"status": "found", "cites": [1], "value": None})), refusal("input-malformed"))
     case("p5-research-range-reversed", "a range whose min is above its max (§4.3)",
@@ -412,7 +440,8 @@ def research_cases() -> None:
     case("p3-research-text-at-bound", "a text value of 8192 bytes (§12)",
          changed(field("company-id", {"status": "found", "cites": [1], "value": "x" * 8192}), recorded=True), READING)
     case("p3-research-text-over-bound", "a text value of 8193 bytes (§12, §11 phase 3)",
-         changed(field("company-id", {"status": "found", "cites": [1], "value": "x" * 8193})), refusal("input-over-bound"))
+         changed(field("company-id", {"status": "found", "cites": [1], "value": "x" * 8193})),
+         refusal("input-over-bound"))
     case("p3-research-65-responses", "65 retained responses, over §12's 64 (§11 phase 3)",
          changed(lambda r: r["responses"].extend([r["responses"][0]] * 62)), refusal("input-over-bound"))
 
@@ -470,7 +499,8 @@ def research_cases() -> None:
 def reconciliation_cases() -> None:
     gateway = Gateway()
     ai = gateway.profile("ai", shape="http", klass="generated", adapter="adapter-ai", source="ai/answers",
-                         endpoint="https://ai.example.org/v1", research={"capabilities": ["answer"], "model": "model-x"})
+                         endpoint="https://ai.example.org/v1",
+                         research={"capabilities": ["answer"], "model": "model-x"})
     fields = [{"name": "employee-count", "type": "integer", "required": False, "description": "Employees."}]
 
     def research(name: str, read: dict) -> dict:
@@ -527,7 +557,8 @@ def reconciliation_cases() -> None:
         files = _files(dialect, inputs)
         outcome = json.loads(files["preparation.json"])["outcomes"][-1]
         assert outcome["reason"] == reason, outcome
-        case(name, f"a reconciliation read (§6.4) over primary and the current record: clause {reason!r}", files, READING)
+        case(name, f"a reconciliation read (§6.4) over primary and the current record: clause {reason!r}",
+             files, READING)
     broken = _files(dialect, Inputs({}, acquisitions(found, found), [ai]))
     case("f3-reconciliation-earlier-invalid", "an earlier source's bad receipt is its own finding; no fallback (§6.4)",
          edited(broken, "sources.json", lambda a: a["primary"]["response"]["result"]["responses"][0]["result"].update(
@@ -561,7 +592,8 @@ def audit_cases() -> None:
          with_file(base, "case.json", b'{"requestor":1.5,"vendorId":7}'), finding("read-failed"))
     gw = Gateway()
     bad = copy.deepcopy(inputs.acquisitions)
-    bad["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}}, {"id": 7, "approver": 5, "tier": 2}, AT)
+    bad["vendor"] = gw.acquire(profile, {"tool": "lookup", "arguments": {"id": 7}},
+                               {"id": 7, "approver": 5, "tier": 2}, AT)
     case("f2-order-case-read-before-source-parameter", "the case read fails and approver, a source parameter, is 5: "
          "the case's read-failed comes before any source's parameter-invalid (§11 findings 2, 3)",
          with_file(with_file(base, "sources.json", canon(bad)), "case.json", b'{"requestor":1.5,"vendorId":7}'),
@@ -589,7 +621,8 @@ def _research_audit_cases() -> None:
             files = found(name, "\u0000number", recorded)
             return with_file(files, "sources.json",
                              files["sources.json"].replace(b'"\\u0000number"', value.literal.encode()))
-        return changed(lambda r: r["fields"].update({name: {"status": "found", "cites": [1], "value": value}}), recorded)
+        return changed(lambda r: r["fields"].update({name: {"status": "found", "cites": [1], "value": value}}),
+                       recorded)
 
     # §4.3 decimal: a string in -?(0|[1-9][0-9]*)(\.[0-9]+)?, the whole string, at most 128 ASCII characters.
     case("p5-research-decimal-reads", "revenue, a decimal field, found as \"-0.50\": sign and scale kept (§4.3)",
