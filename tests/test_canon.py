@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from judgment_exchange.canon import CanonError, canon, canonical_digest, digest, preparation_binding, \
-    preparation_form
+from judgment_exchange.canon import CanonError, canon, canonical_digest, digest, preparation_binding, preparation_form
 from judgment_exchange.jsonstrict import Bounds, JsonRefusal, loads
 
 from .support.paths import VECTORS

@@ -16,8 +16,15 @@ import hashlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgment_exchange.canon import (_CANON_C, CanonError, _fast, canon, canon_pure, preparation_form,
-                                     preparation_form_pure)
+from judgment_exchange.canon import (
+    _CANON_C,
+    CanonError,
+    _fast,
+    canon,
+    canon_pure,
+    preparation_form,
+    preparation_form_pure,
+)
 from judgment_exchange.jsonstrict import MAX_SAFE, Number
 
 _SPECIAL = "\"\\/&<>\u2028\u2029\u007f\u0000\u0008\u0009\u000a\u000c\u000d\u001f\ufffd\U0001f600\ud800\udfff"
@@ -100,7 +107,8 @@ def test_names_sort_by_code_point_not_utf16_units():
 def test_reference_worked_example_both_forms():
     """receipts-and-canon.md §2's worked example, with its digests."""
     value = {"vendor": "A&B <x> café ☃", "n": Number("-0"), "s": "\u2028"}
-    assert hashlib.sha256(canon(value)).hexdigest() == "113196db021fa6ae725d293fbc776053935e79c358e386ec6ac42d7aa6203fdb"
+    assert hashlib.sha256(canon(value)).hexdigest() == (
+        "113196db021fa6ae725d293fbc776053935e79c358e386ec6ac42d7aa6203fdb")
     assert preparation_form(value) == '{"n":-0,"s":"\\u2028","vendor":"A\\u0026B \\u003cx\\u003e café ☃"}'.encode()
     assert hashlib.sha256(preparation_form(value)).hexdigest() == (
         "453c82d2da5a73196e6f704211abef956bf326e19ca4052254a0f32230304833")

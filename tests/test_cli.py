@@ -11,8 +11,8 @@ import pytest
 
 from judgment_exchange.cli import main
 
-from .support.catalog import CatalogBuilder
 from .support.cases import apply
+from .support.catalog import CatalogBuilder
 from .support.paths import REPO
 
 

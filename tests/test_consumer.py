@@ -14,7 +14,6 @@ from .support.catalog import CatalogBuilder, pretty
 from .support.gitrepo import GitRepo, files_of
 
 
-
 @pytest.fixture
 def releases(tmp_path):
     """v0.1.0: the empty manifest; v0.2.0: a Runner entry; v0.3.0: its title changed, with an upgrade note."""

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.catalog.layout import entry_directories
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.placeholders import MARKERS
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from .support import demo
@@ -64,7 +64,8 @@ def test_gate_passes_on_the_demo_with_replays_and_the_named_skip():
     assert report.replayed == REPLAYED == 10
     skipped = [(s.entry, s.fixture, s.reason) for s in report.skipped]
     assert [(e, f) for e, f, _ in skipped] == [(e, f) for e, f, _ in SKIPPED]
-    assert all(reason.startswith(expected) for (_, _, reason), (_, _, expected) in zip(skipped, SKIPPED)), skipped
+    assert all(reason.startswith(expected)
+               for (_, _, reason), (_, _, expected) in zip(skipped, SKIPPED, strict=True)), skipped
     assert all(s.acknowledged for s in report.skipped), "the demo's skips.json acknowledges its one skip"
 
 

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.catalog.layout import entry_directories
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.directory import entry_id
+from judgment_exchange.catalog.layout import entry_directories
 from judgment_exchange.codes.history import RECORDS as HISTORY_CODES
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import DIR, WorkingTree
 
 from .support.idchecks import IdChecks
@@ -40,7 +40,7 @@ CATALOG = Path(os.environ.get("EXCHANGE_TEST_CATALOG") or REPO)
 TREE = WorkingTree(str(CATALOG))
 PATHS, _ = entry_directories(TREE)
 IDS = [entry_id(p) for p in PATHS]
-PATH_OF = dict(zip(IDS, PATHS))
+PATH_OF = dict(zip(IDS, PATHS, strict=True))
 
 
 def _fixture_names(path: str) -> list[str]:

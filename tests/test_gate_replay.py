@@ -94,7 +94,8 @@ def test_another_verifier_by_environment(runner_catalog, monkeypatch, answer, re
 
 
 def test_another_verifier_that_finds(runner_catalog, monkeypatch):
-    script = "import sys; sys.stdout.write('{\"finding\":\"preparation-differs\",\"result\":\"finding\"}\\n'); sys.exit(2)"
+    script = ("import sys; sys.stdout.write('{\"finding\":\"preparation-differs\",\"result\":\"finding\"}\\n'); "
+              "sys.exit(2)")
     monkeypatch.setenv("EXCHANGE_VERIFIER", f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}")
     report = check_catalog(WorkingTree(str(runner_catalog.root)), OPTIONS)
     assert sorted({(r.code, r.entry) for r in report.refusals}) == [

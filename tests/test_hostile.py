@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import TooLarge, WorkingTree
 
 from .support.catalog import CatalogBuilder
@@ -39,9 +39,9 @@ def test_truncations_and_noise_in_entry_json(catalog):
     for data in samples:
         path.write_bytes(data)
         found = codes(catalog)
-        assert found and found <= {"json-malformed", "json-over-bound", "entry-member-invalid", "manifest-digest-mismatch",
-                                   "entry-member-missing", "entry-member-unknown", "entry-version-unread",
-                                   "code-binary"}
+        assert found and found <= {"json-malformed", "json-over-bound", "entry-member-invalid",
+                                   "manifest-digest-mismatch", "entry-member-missing", "entry-member-unknown",
+                                   "entry-version-unread", "code-binary"}
 
 
 def test_truncations_of_the_manifest(catalog):

@@ -53,13 +53,16 @@ def test_the_contract_counts_every_import_and_lists_no_exception():
     layered = {m.strip() for line in contract["contracts"][0]["layers"] for m in line.split("|")}
     package = REPO / "tools" / "judgment_exchange"
     tops = {f"judgment_exchange.{p.stem if p.is_file() else p.name}" for p in package.iterdir()
-            if (p.suffix == ".py" and p.name != "__init__.py") or (p.is_dir() and (p / "__init__.py").is_file())}
-    assert tops == layered, (sorted(tops - layered), sorted(layered - tops))  # every module of the package has its layer
+            if (p.suffix == ".py" and p.name != "__init__.py")
+            or (p.is_dir() and (p / "__init__.py").is_file())}
+    # every module of the package has its layer
+    assert tops == layered, (sorted(tops - layered), sorted(layered - tops))
 
 
 PLANTS = {
     "an upward import at a module's top": (
-        "catalog/grammar.py", "from ..gate import pipeline as _planted  # planted\n", "judgment_exchange.catalog.grammar"),
+        "catalog/grammar.py", "from ..gate import pipeline as _planted  # planted\n",
+        "judgment_exchange.catalog.grammar"),
     "an upward import inside a function": (
         "jsonstrict.py", "\n\ndef _planted():\n    from .quoting import clear_report\n    return clear_report\n",
         "judgment_exchange.jsonstrict"),
@@ -96,15 +99,16 @@ def test_attack_planted_upward_import_breaks_the_contract(tmp_path, plant):
 
 def _layers_in_architecture() -> list[str]:
     text = ARCHITECTURE.read_text(encoding="utf-8")
-    block = re.search(r"<!-- layers: held equal to pyproject.toml's contract by tests/test_layers.py -->\n```\n(.*?)```",
-                      text, re.S)
+    block = re.search(r"<!-- layers: held equal to pyproject.toml's contract by tests/test_layers.py -->"
+                      r"\n```\n(.*?)```", text, re.S)
     assert block, "docs/architecture.md has no layers block"
     return [line.strip() for line in block.group(1).splitlines() if line.strip()]
 
 
 def test_docs_architecture_draws_the_contracts_layers():
     """The one picture of the architecture: docs/architecture.md's layers, top to bottom, are the contract's."""
-    drawn = [" | ".join(f"judgment_exchange.{name.strip()}" for name in line.split("|")) for line in _layers_in_architecture()]
+    drawn = [" | ".join(f"judgment_exchange.{name.strip()}" for name in line.split("|"))
+             for line in _layers_in_architecture()]
     assert drawn == [" | ".join(m.strip() for m in line.split("|")) for line in _contract()["contracts"][0]["layers"]]
 
 

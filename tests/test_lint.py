@@ -1,6 +1,6 @@
 """Issue #37 item 5: the checks that keep the small things so. ruff (pyflakes, pycodestyle, import order, the bugbear
-set, a line length of 120) and mypy (strict for the whole package: the override list the issue began with shrank to nothing; docs/
-architecture.md, "Lint and types"), both pinned in the development lock and configured in pyproject.toml,
+set, a line length of 120) and mypy (strict for the whole package: the override list the issue began with shrank to
+nothing; docs/architecture.md, "Lint and types"), both pinned in the development lock and configured in pyproject.toml,
 so that a bare `ruff check` and a bare `mypy` from the repository's root run exactly what this file runs. Each check
 has a near miss beside it: the same configuration refuses a planted finding, so a check that stopped checking
 would fail here."""

@@ -10,7 +10,8 @@ from judgment_exchange.jsonstrict import Number
 
 DIGEST = "sha256:" + "ab" * 32
 ROW = {"id": "acme.vendors", "kind": "dialect", "path": "entries/acme/vendors", "entryDigest": DIGEST,
-       "dialectDigest": DIGEST, "fixtures": [{"name": "f", "files": ["case.json", "preparation.json", "profiles.json"]}]}
+       "dialectDigest": DIGEST,
+       "fixtures": [{"name": "f", "files": ["case.json", "preparation.json", "profiles.json"]}]}
 
 
 def test_a_row_of_the_form_passes():

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judgment_exchange.catalog import placeholders
-from judgment_exchange.catalog.placeholders import MARKERS, _PATTERNS, in_json, in_text, marker_in
+from judgment_exchange.catalog.placeholders import _PATTERNS, MARKERS, in_json, in_text, marker_in
 
 
 def _marker_in_before(text: str) -> str | None:

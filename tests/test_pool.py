@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.gate import pool
 from judgment_exchange.catalog.placeholders import MARKERS
+from judgment_exchange.gate import pool
 from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.refusal import Findings
 from judgment_exchange.tree import GitTree, TreeError, WorkingTree

@@ -12,17 +12,17 @@ import re
 import pytest
 
 from judgment_exchange.catalog import spdx
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.catalog.grammar import licence_problem
 from judgment_exchange.cli import main as exchange
 from judgment_exchange.consumer import release_check, upgrade_diff
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder, pretty
 from .support.gitrepo import files_of
-from .support.simulator import CatalogSimulator
 from .support.paths import REPO
+from .support.simulator import CatalogSimulator
 
 NOT_LISTED, SPELLING = "licence-not-listed", "licence-spelling"
 AWS = "AKIA" + "Q3ZT7XN2LW8VB4MK"  # an access key id's shape that §3's licence grammar admits

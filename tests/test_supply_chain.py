@@ -43,7 +43,8 @@ DEPENDABOT = REPO / ".github" / "dependabot.yml"
 DOCS = REPO / "docs" / "dependencies.md"
 SHARED_PINS = SHARED / "reference" / "actions-pins.md"
 
-# Copied from shared/reference/actions-pins.md (2026-12-01; the last three rows 2026-12-06): action -> (commit, version).
+# Copied from shared/reference/actions-pins.md (2026-12-01; the last three rows 2026-12-06):
+# action -> (commit, version).
 ACTION_PINS: dict[str, tuple[str, str]] = {
     "actions/checkout": ("11bd71901bbe5b1630ceea73d27597364c9af683", "v4.2.2"),
     "actions/setup-python": ("a26af69be951a213d495a4c3e4e4022e16d87065", "v5.6.0"),
@@ -98,7 +99,8 @@ _GATE_COMMENT = re.compile(r"\s+#\s*(?:gate/v\d+\.\d+\.\d+|[0-9a-f]{40}|[^#]*\bm
 by hand (a commit that is no release: `exchange init --gate-ref`, docs/init.md)."""
 
 
-def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS, gate_ref: str | None = None) -> list[str]:
+def action_pin_problems(text: str, pins: dict[str, tuple[str, str]] = ACTION_PINS,
+                        gate_ref: str | None = None) -> list[str]:
     """Why a workflow's `uses:` lines are not each `owner/repo@<40-hex commit> # vX.Y.Z` from `pins`, or a local
     action inside one of its job's own checkouts (`./base/…` after the checkout with `path: base`), or, where
     `gate_ref` is given (a catalog `exchange init` wrote), the gate's action at that commit with a `# gate/vX.Y.Z`
@@ -183,7 +185,8 @@ CHECKOUT_BASE = GOOD_CHECKOUT + "\n        with: {path: base, persist-credential
 
 def test_a_local_action_is_admitted_only_inside_an_earlier_checkout_of_its_job():
     def steps(*lines: str) -> str:
-        return "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n" + "".join(f"      - {s}\n" for s in lines)
+        return ("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+                + "".join(f"      - {s}\n" for s in lines))
 
     assert action_pin_problems(steps(CHECKOUT_BASE, "uses: ./base/.github/actions/gate")) == []
     near_misses = [
@@ -192,7 +195,8 @@ def test_a_local_action_is_admitted_only_inside_an_earlier_checkout_of_its_job()
         steps(CHECKOUT_BASE, "uses: ./.github/actions/gate"),                        # the workspace's root
         steps(CHECKOUT_BASE, "uses: ./base/../base/.github/actions/gate"),           # out and back
         steps(GOOD_CHECKOUT, "uses: ./base/.github/actions/gate"),                   # the checkout at the root
-        steps(CHECKOUT_BASE) + "  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./base/.github/actions/gate\n",
+        steps(CHECKOUT_BASE) + "  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                               "      - uses: ./base/.github/actions/gate\n",
     ]
     for text in near_misses:
         problems = action_pin_problems(text)
@@ -381,7 +385,8 @@ def _input_requirements(path) -> tuple[list, list[str]]:
 
 @pytest.mark.parametrize("lock_input, wanted, constraints", [
     (LOCK_INPUT, runtime_requirements, []), (BUILD_INPUT, build_requirements, []),
-    (DEV_INPUT, declared_requirements, ["requirements.txt", "requirements-build.txt"])], ids=lambda v: getattr(v, "name", ""))
+    (DEV_INPUT, declared_requirements, ["requirements.txt", "requirements-build.txt"])],
+    ids=lambda v: getattr(v, "name", ""))
 def test_the_lock_input_declares_what_pyproject_declares(lock_input, wanted, constraints):
     """Each .in file is pip-compile's (and Dependabot's) input for its lock: the same requirements as
     pyproject.toml, same specifiers."""
@@ -450,7 +455,7 @@ def install_problems(installs: list[list[str]]) -> list[str]:
     if len(installs) != 2:
         return [f"expected 2 pip installs (the lock, then the package), found {len(installs)}: {shown}"]
     problems = []
-    for args, form, what in zip(installs, forms, ("first: the lock", "then: the package alone")):
+    for args, form, what in zip(installs, forms, ("first: the lock", "then: the package alone"), strict=True):
         if sorted(a for a in args if a not in _QUIET) != sorted(form):
             problems.append(f"{what}: expected `pip install {' '.join(form)}`, found `pip install {' '.join(args)}`")
     return problems

@@ -25,7 +25,7 @@ from judgment_exchange.conformance.verdict import AGREE, DISAGREE, compare
 from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
-from .fix.test_fix_replays_first import VENDORS, fix, gate, set_member, snapshot
+from .fix.test_fix_replays_first import VENDORS, fix, set_member, snapshot
 from .support.catalog import CatalogBuilder
 
 SPELLINGS = ("version-unread", "unread-version")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from judgment_exchange.cli import main
 from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.repository.pin import BUNDLED, FetchFailed, FetchRefused, choose_reader, fetch, read_pin
-from judgment_exchange.cli import main
 from judgment_exchange.tree import WorkingTree
 
 from .support.catalog import CatalogBuilder, pretty
@@ -129,7 +129,7 @@ def test_an_unfetched_pin_falls_back_to_bundled_and_says_so(tmp_path, capsys, mo
     assert {r.reader for r in report.replays} == {"bundled: judgment_exchange 0.2.0"}
     assert not (tmp_path / "reader.log").exists()
     assert main(["check", "--catalog", str(builder.root), "--no-history"]) == 0
-    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("reader: "))
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("reader: "))
     assert line.startswith("reader: bundled: judgment_exchange 0.2.0 (the pinned " + locator + " is not fetched")
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))

@@ -2,8 +2,9 @@
 built-in (vendored from SchemaStore), so a broken workflow fails here, not on the forge (issue #9
 item 6); the gate's composite action (.github/actions/gate/action.yml, issue #33 item 2) against the
 GitHub action schema vendored beside it, which says what a composite step may hold (`if:`,
-`continue-on-error`, `working-directory`, `shell`, …). The schema is read from the installed package, never from the network; the YAML is read
-with ruamel.yaml (check-jsonschema's own YAML reader, YAML 1.2: `on` stays a string key)."""
+`continue-on-error`, `working-directory`, `shell`, …). The schema is read from the installed package, never
+from the network; the YAML is read with ruamel.yaml (check-jsonschema's own YAML reader, YAML 1.2: `on` stays a
+string key)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main as exchange
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.releasing.release import make_release
 from judgment_exchange.tree import WorkingTree
 

@@ -13,8 +13,9 @@ from judgment_exchange.cli import main as exchange
 IDENTITY = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Browse Test",
             "GIT_AUTHOR_EMAIL": "browse-test@example.invalid", "GIT_COMMITTER_NAME": "Browse Test",
             "GIT_COMMITTER_EMAIL": "browse-test@example.invalid"}
-CSP_META = ('<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;self&#39;; '
-            "style-src &#39;self&#39;; img-src &#39;self&#39;; connect-src &#39;self&#39;; base-uri &#39;none&#39;; "
+CSP_META = ('<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; '
+            "script-src &#39;self&#39;; style-src &#39;self&#39;; img-src &#39;self&#39;; connect-src &#39;self&#39;; "
+            "base-uri &#39;none&#39;; "
             'form-action &#39;none&#39;">')
 """The pages' policy as the brief states it, written by hand (autoescape writes ' as &#39; in an attribute)."""
 

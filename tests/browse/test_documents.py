@@ -267,7 +267,8 @@ def test_the_dialect_table_shows_sources_reads_and_what_they_write(catalog, site
 def test_the_admitted_classes_are_a_table(catalog, site):
     dialect = json.loads(show(catalog, "v0.2.0", "entries/gateway/company-research/dialect.json"))
     wanted = [[target, "fact target", ", ".join(classes)] for target, classes in dialect["admits"]["facts"].items()]
-    wanted += [[req, "evidence requirement", ", ".join(classes)] for req, classes in dialect["admits"]["evidence"].items()]
+    wanted += [[req, "evidence requirement", ", ".join(classes)]
+               for req, classes in dialect["admits"]["evidence"].items()]
     assert _table(site / "entries/gateway.company-research.html", "admits") == wanted
 
 
@@ -297,7 +298,8 @@ def test_the_dialect_view_withholds_a_name_the_scan_refuses_and_never_raises():
         out = dialect_view(junk)
         assert out is None or out["sources"] == []
     odd = dialect_view(json.dumps({"sources": [{"name": "s", "read": {"copy": {"facts": 5, "evidence": "x"}}},
-                                               {"name": "t", "read": {"rule": {"clauses": [{"claim": {"facts": 1}}, 7]}}}],
+                                               {"name": "t",
+                                                "read": {"rule": {"clauses": [{"claim": {"facts": 1}}, 7]}}}],
                                    "unmapped": 5, "unmappedEvidence": {"a": 1}, "admits": {"facts": {"/x": 3}},
                                    "case": {"parameters": {"p": 1}}}).encode())
     assert odd is not None and [s["facts"] for s in odd["sources"]] == [[], []]

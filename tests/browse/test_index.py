@@ -111,7 +111,7 @@ def test_each_entry_is_its_card_with_the_digests_it_was_checked_against(catalog,
     document = _document(built)
     manifest = rows(catalog, "v0.2.0")
     assert [card["id"] for card in document["entries"]] == [row["id"] for row in manifest]
-    for card, row in zip(document["entries"], manifest):
+    for card, row in zip(document["entries"], manifest, strict=True):
         entry = json.loads(show(catalog, "v0.2.0", f"{row['path']}/entry.json"))
         assert (card["title"], card["licence"], card["author"], card["sourceKinds"]) == (
             entry["title"], entry["licence"], entry["author"], entry["sourceKinds"])

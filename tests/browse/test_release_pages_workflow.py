@@ -20,8 +20,8 @@ from ..trust.workflow import applicable, expand, job_problems
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
 INDEX = '"$RUNNER_TEMP/gate/bin/exchange" index "$CATALOG" "$TAG" --out site --address "$ADDRESS"'
 ADDRESS = "${{ github.server_url }}/${{ github.repository }}"
-PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "./catalog/.github/actions/gate", "actions/configure-pages",
-                 "actions/upload-pages-artifact", "actions/deploy-pages"]
+PAGES_ACTIONS = ["actions/checkout", "actions/setup-python", "./catalog/.github/actions/gate",
+                 "actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"]
 
 
 def _load() -> dict:

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from judgment_exchange.browse.card import first_paragraph
-from judgment_exchange.textsafe import escaped
 from judgment_exchange.cli import main as exchange
+from judgment_exchange.textsafe import escaped
 
 from .releases import ADDED_PARAGRAPH, CHANGED, git_identity, released_twice, rows, show
 
@@ -43,7 +43,8 @@ def test_without_a_tag_the_releases_are_listed_newest_first_not_checked(catalog,
     lines = out.splitlines()
     assert "not yet checked" in lines[0]
     assert [line.split()[0] for line in lines[1:]] == ["v0.2.0", "v0.1.0"]
-    assert all(f"{len(rows(catalog, tag))} entries" in line for tag, line in zip(("v0.2.0", "v0.1.0"), lines[1:]))
+    assert all(f"{len(rows(catalog, tag))} entries" in line
+               for tag, line in zip(("v0.2.0", "v0.1.0"), lines[1:], strict=True))
     ledger = json.loads(show(catalog, "main", "releases.json"))
     assert all(row["date"] in out for row in ledger)
     code, out, _ = _run(capsys, "show", str(catalog), "--format", "json")
@@ -71,7 +72,7 @@ def test_the_json_cards_are_the_entries_as_they_give_them(catalog, capsys):
     shown = json.loads(out)
     manifest = rows(catalog, "v0.2.0")
     assert [c["id"] for c in shown["entries"]] == [r["id"] for r in manifest]
-    for card, row in zip(shown["entries"], manifest):
+    for card, row in zip(shown["entries"], manifest, strict=True):
         entry = json.loads(show(catalog, "v0.2.0", f"{row['path']}/entry.json"))
         assert (card["kind"], card["direction"], card["title"], card["licence"], card["author"]) == (
             entry["kind"], entry["direction"], entry["title"], entry["licence"], entry["author"])
@@ -191,6 +192,7 @@ def test_a_readme_is_reflowed_as_paragraphs_not_wrapped_line_by_line():
              "it, with the evidence each fact cites.\n")
     text = f"# Title\n\n{prose}\n```\nkeep   this   line\n```\n\n| a | b |\n|---|---|\n"
     lines = readme_lines(text, str)
-    assert lines[:3] == ["    # Title", "", "    This dialect reads a vendor's record from the registry and derives the"]
+    assert lines[:3] == ["    # Title", "",
+                         "    This dialect reads a vendor's record from the registry and derives the"]
     assert "    keep   this   line" in lines and "    | a | b |" in lines
 

@@ -95,7 +95,7 @@ def _no_dialog(driver) -> bool:
     from selenium.common.exceptions import NoAlertPresentException
 
     try:
-        driver.switch_to.alert
+        _ = driver.switch_to.alert  # reading it raises when no dialog is open
     except NoAlertPresentException:
         return True
     return False

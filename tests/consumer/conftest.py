@@ -1,4 +1,5 @@
-"""Throwaway catalogs with releases for the consumer's tests, made by the history simulator (tests/support/simulator.py)."""
+"""Throwaway catalogs with releases for the consumer's tests, made by the history simulator
+(tests/support/simulator.py)."""
 
 from __future__ import annotations
 

@@ -149,7 +149,8 @@ def test_the_withdrawn_entry_is_kept_across_updates_and_shown(catalog):
     assert shown in catalog.capsys.readouterr().out
     assert main(["show", catalog.location, "v0.2.1", "--lock", str(catalog.lock), "--format", "json"]) == 0
     assert json.loads(catalog.capsys.readouterr().out)["withdrawn"] == [
-        {"id": NAMED, "importedAt": {"tag": "v0.1.0", "commit": catalog.imported, "entryDigest": catalog.named_digest()}}]
+        {"id": NAMED,
+         "importedAt": {"tag": "v0.1.0", "commit": catalog.imported, "entryDigest": catalog.named_digest()}}]
     catalog.publish("v0.2.2", readme=b"# The catalog, v0.2.2\n")
     assert main(["upgrade-diff", catalog.location, "--lock", str(catalog.lock), "v0.2.2"]) == 0
     text = catalog.capsys.readouterr().out
@@ -214,8 +215,9 @@ def test_attack_a_withdrawn_record_edited_in_the_lock_is_history_invalid(catalog
 
 def version_1(catalog: Catalog, tag: str) -> bytes:
     manifest = catalog.blob(f"{tag}:manifest.json")
-    value = {"lockVersion": 1, "location": catalog.location, "tag": tag, "commit": catalog.repo.rev(f"{tag}^{{commit}}"),
-             "manifestDigest": sha256(manifest), "entries": {r["id"]: r["entryDigest"] for r in json.loads(manifest)}}
+    value = {"lockVersion": 1, "location": catalog.location, "tag": tag,
+             "commit": catalog.repo.rev(f"{tag}^{{commit}}"), "manifestDigest": sha256(manifest),
+             "entries": {r["id"]: r["entryDigest"] for r in json.loads(manifest)}}
     return json.dumps(value, indent=2).encode("ascii") + b"\n"
 
 

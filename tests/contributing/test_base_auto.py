@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from judgment_exchange.repository.pullrequest import AUTO_ORDER, BaseUnresolved, resolve_auto
 from judgment_exchange.cli import main
+from judgment_exchange.repository.pullrequest import AUTO_ORDER, BaseUnresolved, resolve_auto
 
 from ..support.catalog import CatalogBuilder
 from ..support.gitrepo import files_of

@@ -268,6 +268,7 @@ def test_exchange_fix_names_an_edited_recording_whose_pins_are_current(recorded,
     assert status == 0 and "every pin is up to date" in out     # the pins are right: fix's own verdict
     assert f"exchange fix: {rel}: preparation-differs: an edited recording: case.json differs" in err
     assert "1 fixture(s) no longer replay though their pins are current" in err
+    assert f"git checkout {at} -- {rel}" in err     # named against the commit that recorded it
     _run_literally(work, _backticked(err.split("A recording is never edited: ", 1)[1]))
     status, out, err = exchange(work, capsys, "fix")
     assert status == 0 and err == "", err

@@ -34,8 +34,8 @@ def _release_after_readme(maint: Path, tag: str, text: str) -> None:
 
 @pytest.fixture(scope="module")
 def fork(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
-    """(upstream, the clone of the fork, its branches' commits): main at v0.1.0's release commit, `topic` from upstream/main as
-    fetched before v0.2.0 with a new entry, upstream two releases ahead and fetched."""
+    """(upstream, the clone of the fork, its branches' commits): main at v0.1.0's release commit, `topic` from
+    upstream/main as fetched before v0.2.0 with a new entry, upstream two releases ahead and fetched."""
     tmp = tmp_path_factory.mktemp("fork")
     seed = tmp / "seed"
     seed.mkdir()
@@ -123,7 +123,8 @@ def test_the_untouched_stale_main_passes_both_modes_with_one_note_saying_how_to_
     assert (status, _codes(report), report["history"]) == (0, [], "checked"), report
     git(work, "merge", "-q", "--ff-only", "upstream/main")  # the note's update, applied
     status, report = _check(work)
-    assert (status, _codes(report)) == (0, []) and not [n for n in report.get("notes", []) if "stale clone" in n], report
+    assert (status, _codes(report)) == (0, []) and not [n for n in report.get("notes", []) if "stale clone" in n], (
+        report)
 
 
 def test_the_branch_made_before_the_fetch_passes_both_modes_told_it_is_behind(work):
@@ -132,7 +133,8 @@ def test_the_branch_made_before_the_fetch_passes_both_modes_told_it_is_behind(wo
         status, report = _check(work, *mode)
         assert (status, _codes(report), report["history"]) == (0, [], "checked"), (mode, report)
         behind = [n for n in report.get("notes", []) if "4 commit(s) behind upstream/main" in n]
-        assert len(behind) == 1 and "bring them in first (git merge upstream/main)" in behind[0], report.get("notes", [])
+        assert len(behind) == 1 and "bring them in first (git merge upstream/main)" in behind[0], (
+            report.get("notes", []))
     git(work, "merge", "-q", "--no-edit", "upstream/main")  # the note's advice, applied
     for mode in MODES:
         status, report = _check(work, *mode)

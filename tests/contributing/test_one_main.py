@@ -8,7 +8,6 @@ applied literally, removes its refusal and adds none."""
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 from pathlib import Path
 

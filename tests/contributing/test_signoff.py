@@ -12,9 +12,15 @@ import subprocess
 
 import pytest
 
-from judgment_exchange.repository.signoff import (MALFORMED, NO_TRAILER, NOT_AUTHOR, read_commit, signoff_finding,
-                                               trailers)
 from judgment_exchange.cli import main
+from judgment_exchange.repository.signoff import (
+    MALFORMED,
+    NO_TRAILER,
+    NOT_AUTHOR,
+    read_commit,
+    signoff_finding,
+    trailers,
+)
 
 from .repos import EMAIL, NAME, commit, git, git_env, upstream_and_clone
 

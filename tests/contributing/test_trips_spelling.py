@@ -63,7 +63,8 @@ def _add_member(root: Path, name: str, value: str) -> None:
     path = root / ENTRY_JSON
     data = path.read_bytes()
     assert data.count(b'\n  "title": ') == 1
-    path.write_bytes(data.replace(b'\n  "title": ', f'\n  {json.dumps(name)}: {json.dumps(value)},\n  "title": '.encode(), 1))
+    member = f'\n  {json.dumps(name)}: {json.dumps(value)},\n  "title": '.encode()
+    path.write_bytes(data.replace(b'\n  "title": ', member, 1))
 
 
 DESCRIPTION = "Reads one vendor's record from the Acme vendor registry."

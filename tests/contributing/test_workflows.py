@@ -47,7 +47,8 @@ def test_the_entries_workflow_runs_the_tests_and_on_a_push_the_gate_in_a_job_of_
     assert gate["steps"][-1]["with"] == {"job": "push", "catalog": "catalog", "head": "${{ github.sha }}"}
     steps = applicable(expand(gate))
     runs = [s["run"].strip() for s in steps if "run" in s]
-    assert runs[-2:] == [f'{GATE} verifier fetch --catalog "$CATALOG"', f'{GATE} check --catalog "$CATALOG" --commit "$COMMIT"']
+    assert runs[-2:] == [f'{GATE} verifier fetch --catalog "$CATALOG"',
+                         f'{GATE} check --catalog "$CATALOG" --commit "$COMMIT"']
     assert steps[-1]["env"] == {"CATALOG": "${{ github.workspace }}/catalog", "COMMIT": "${{ github.sha }}",
                                 "EXCHANGE_READER_CACHE": "${{ runner.temp }}/exchange-readers"}
     assert not any("--base" in s.get("run", "") for s in steps)

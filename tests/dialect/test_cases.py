@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.canon import canonical_digest
-from judgment_exchange.dialect import ALL_KINDS, READABLE_VERSIONS, bound_sources, check_binding, check_form, unbound_sources
+from judgment_exchange.dialect import (
+    ALL_KINDS,
+    READABLE_VERSIONS,
+    bound_sources,
+    check_binding,
+    check_form,
+    unbound_sources,
+)
 from judgment_exchange.jsonstrict import Bounds, loads
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "dialect"

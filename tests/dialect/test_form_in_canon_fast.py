@@ -83,8 +83,14 @@ def _binding_as_before(binding: bytes, document: Any, digest: str) -> None:
 
 
 def _check_binding_before(data: bytes, document: Any, dialect_digest: str) -> BindingResult:
-    from judgment_exchange.dialect import (binding_count_refusal, binding_form_refusal, count_refusal, form_refusal,
-                                           kind_refusal, version_refusal)
+    from judgment_exchange.dialect import (
+        binding_count_refusal,
+        binding_form_refusal,
+        count_refusal,
+        form_refusal,
+        kind_refusal,
+        version_refusal,
+    )
 
     binding, refused = read_document(data, dialect_form.BINDING_BOUNDS)
     if refused:

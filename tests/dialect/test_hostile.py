@@ -11,7 +11,8 @@ from judgment_exchange.dialect import binding_form_refusal, check_binding, check
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "dialect"
 CODES = {None, "input-over-bound", "input-malformed", "version-unread", "kind-unread"}
-VALID = ["valid-v2-runner-encoding", "valid-v3-all-kinds", "valid-v3-reconciliation", "valid-named-3.0.0", "valid-v3-research-rule-read"]
+VALID = ["valid-v2-runner-encoding", "valid-v3-all-kinds", "valid-v3-reconciliation", "valid-named-3.0.0",
+         "valid-v3-research-rule-read"]
 ODD = [None, True, 0, -1, 1.5, "", "$", "~", "/", "\u2028", "case", "runAt", {}, [], [[]], {"$param": "runAt"},
        {"$text": "{{"}, {"op": "always"}, {"op": "all", "of": {}}, "sha256:", "\ud7ff\ue000", 10**30]
 
@@ -35,7 +36,8 @@ def test_truncations_never_raise() -> None:
 
 def test_hostile_bytes_never_raise() -> None:
     rng = random.Random(19)
-    for blob in [b"", b"\x00", b"\xef\xbb\xbf{}", b"[" * 100000, b'{"version":2' * 5000, b"1" * 200, b'"\\ud800"', b"{}" * 3]:
+    for blob in [b"", b"\x00", b"\xef\xbb\xbf{}", b"[" * 100000, b'{"version":2' * 5000, b"1" * 200, b'"\\ud800"',
+                 b"{}" * 3]:
         assert check_form(blob).refusal in CODES - {None}
     data = (CASES / "valid-v3-all-kinds" / "dialect.json").read_bytes()
     alphabet = b'{}[]":,0123456789-.eE/$~ ntrufalse\\\xff'
@@ -77,13 +79,19 @@ def test_structural_mutations_never_raise() -> None:
 
 def test_binding_against_hostile_dialect_values_never_raises() -> None:
     for document in [None, [], {}, {"sources": None}, {"sources": [None, 1, {"kind": "research"}]},
-                     {"sources": [{"kind": "operation", "name": "a", "platform": "p", "operation": "o", "shape": "mcp", "record": "r"}]}]:
-        result = check_binding(b'{"dialect":"sha256:' + b"0" * 64 + b'","sources":{"a":{"profile":"p","profileDigest":"sha256:' + b"0" * 64 + b'"}}}', document, "sha256:" + "0" * 64)
+                     {"sources": [{"kind": "operation", "name": "a", "platform": "p", "operation": "o", "shape": "mcp",
+                                   "record": "r"}]}]:
+        binding = (b'{"dialect":"sha256:' + b"0" * 64 + b'","sources":{"a":{"profile":"p","profileDigest":"sha256:'
+                   + b"0" * 64 + b'"}}}')
+        result = check_binding(binding, document, "sha256:" + "0" * 64)
         assert result.refusal in CODES
 
 
 def test_binding_form_refusal_alone_never_raises() -> None:
     """The phase-5 binding check a verifier may call on its own: a value for any dialect value, never an exception."""
-    binding = {"dialect": "sha256:" + "0" * 64, "sources": {"a": {"profile": "p", "profileDigest": "sha256:" + "0" * 64, "webProfiles": {}}}}
-    for document in [{"version": 3, "sources": [{"kind": "research", "name": {}}]}, {"sources": [{"kind": "operation", "name": [1], "platform": "p", "operation": "o", "shape": "mcp", "record": "r"}]}]:
+    binding = {"dialect": "sha256:" + "0" * 64,
+               "sources": {"a": {"profile": "p", "profileDigest": "sha256:" + "0" * 64, "webProfiles": {}}}}
+    for document in [{"version": 3, "sources": [{"kind": "research", "name": {}}]},
+                     {"sources": [{"kind": "operation", "name": [1], "platform": "p", "operation": "o", "shape": "mcp",
+                                   "record": "r"}]}]:
         assert binding_form_refusal(binding, document, "sha256:" + "0" * 64)[0] == "input-malformed"

@@ -51,7 +51,8 @@ def test_each_phase_alone() -> None:
 
 
 def test_phases_never_raise_on_odd_values() -> None:
-    for value in [None, 1, "x", [], {}, {"sources": 5}, {"sources": [1, None, {"read": []}]}, {"version": 3, "sources": [{"read": {"rule": {"clauses": 3}}}]}]:
+    for value in [None, 1, "x", [], {}, {"sources": 5}, {"sources": [1, None, {"read": []}]},
+                  {"version": 3, "sources": [{"read": {"rule": {"clauses": 3}}}]}]:
         assert count_refusal(value) is None or count_refusal(value)[0] == "input-over-bound"
         assert version_refusal(value) is None
         assert form_refusal(value)[0] == "input-malformed"
@@ -91,7 +92,8 @@ def test_binding_phases_interleave_with_the_dialects() -> None:
     over = check_binding(b'{"pad":"' + b"p" * 65536 + b'"}', malformed, "sha256:" + "0" * 64)
     assert over.refusal == "input-over-bound" and over.detail.startswith("binding")
     web = {"profile": "w", "profileDigest": "sha256:" + "3" * 64}
-    three = json.dumps({"dialect": "x", "sources": {"company": {"webProfiles": {"answer": web, "search": web, "page": web}}}}).encode()
+    three = json.dumps({"dialect": "x",
+                        "sources": {"company": {"webProfiles": {"answer": web, "search": web, "page": web}}}}).encode()
     counted = check_binding(three, malformed, "sha256:" + "0" * 64)
     assert counted.refusal == "input-over-bound" and "web assignments" in counted.detail
     formed = check_binding(b'{"dialect":"x","sources":{}}', malformed, "sha256:" + "0" * 64)
@@ -116,7 +118,8 @@ def test_form_report_with_binding_measures_both_documents_before_reading_either(
     assert form_report(over_count_dialect, b'{"dialect":"x","sources":{}}')["refusal"] == "input-over-bound"
     assert form_report(unreadable_dialect, b'{"dialect":"x","sources":{}}')["refusal"] == "input-malformed"
     web = {"profile": "w", "profileDigest": "sha256:" + "3" * 64}
-    three = json.dumps({"dialect": "x", "sources": {"company": {"webProfiles": {"answer": web, "search": web, "page": web}}}}).encode()
+    three = json.dumps({"dialect": "x",
+                        "sources": {"company": {"webProfiles": {"answer": web, "search": web, "page": web}}}}).encode()
     malformed_dialect = (CASES / "malformed-rule-unknown-op" / "dialect.json").read_bytes()
     report = form_report(malformed_dialect, three)
     assert report["refusal"] == "input-over-bound" and "web assignments" in report["detail"]

@@ -1,4 +1,5 @@
-"""Real Runner mappings and the portable rule's own vectors, read from tests/vectors (a verbatim copy of shared/vectors)."""
+"""Real Runner mappings and the portable rule's own vectors, read from tests/vectors (a verbatim copy of
+shared/vectors)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ def _dialect_with_rule(rule: dict) -> bytes:
         "maxAge": 300, "arguments": {"tool": "screen", "arguments": {}}, "read": {"rule": rule}}]}).encode()
 
 
-@pytest.mark.parametrize("vector", ["adv-reject-bad-status", "adv-reject-float-literal-in-rule", "adv-reject-no-final-always", "adv-reject-unknown-op"])
+@pytest.mark.parametrize("vector", ["adv-reject-bad-status", "adv-reject-float-literal-in-rule",
+                                    "adv-reject-no-final-always", "adv-reject-unknown-op"])
 def test_portable_rule_rejections_are_malformed(vector: str) -> None:
     """The rule corpus's rejected rule forms, given the declaration a dialect requires, are input-malformed."""
     rule = json.loads((CORPUS / f"{vector}.json").read_text())["rule"]

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import CatalogBuilder, pretty, sha, stdlib_canon

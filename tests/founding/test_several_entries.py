@@ -9,8 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from ..repository.repos import HTTP, HTTP_DIR, OTHER, OTHER_DIR, check, codes, commit, demo_repository, edit_readme, \
-    repin
+from ..repository.repos import (
+    HTTP,
+    HTTP_DIR,
+    OTHER,
+    OTHER_DIR,
+    check,
+    codes,
+    commit,
+    demo_repository,
+    edit_readme,
+    repin,
+)
 from .support import run
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-
-import shutil
 
 import pytest
 

@@ -44,9 +44,9 @@ import pytest
 from judgment_exchange.cli import main
 from judgment_exchange.releasing.release import make_release
 
-from .denial import deny
 from ..support.gitrepo import GitRepo, git_identity
 from ..support.simulator import CatalogSimulator
+from .denial import deny
 
 MANIFEST, LEDGER, SKIPS, PIN, ENTRIES = "manifest.json", "releases.json", "skips.json", "verifier-pin.json", "entries"
 ENTRY_JSON = "entries/acme/vendors/entry.json"

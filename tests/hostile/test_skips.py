@@ -45,7 +45,8 @@ def upload_entry(builder: CatalogBuilder, entry_id: str = ENTRY, dialect_edit=No
 
     def entry_edit(entry):
         entry["dialect"]["digest"] = sha(stdlib_canon(doc))
-        entry["sourceKinds"] = sorted({s["kind"] for s in doc["sources"]}, key=[s["kind"] for s in doc["sources"]].index)
+        entry["sourceKinds"] = sorted({s["kind"] for s in doc["sources"]},
+                                      key=[s["kind"] for s in doc["sources"]].index)
 
     _rewrite(path / "entry.json", entry_edit)
     builder.write_manifest()

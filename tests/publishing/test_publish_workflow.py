@@ -144,7 +144,8 @@ def publish_problems(workflow: dict) -> list[str]:
     if "verify" not in _needs(build):
         problems.append("build: does not need verify")
     script = "\n".join(step["run"] for step in _steps(build) if "run" in step)
-    archives = re.findall(r'git -C "\$SOURCE" archive --format=tar "\$COMMIT" -- ([^|\n]*)\| tar -x -C gate-source', script)
+    archives = re.findall(r'git -C "\$SOURCE" archive --format=tar "\$COMMIT" -- ([^|\n]*)\| tar -x -C gate-source',
+                          script)
     if [paths.split() for paths in archives] != [PACKAGE_FILES]:
         problems.append(f"build: expected one git archive of the commit's {' '.join(PACKAGE_FILES)}, found {archives}")
     for wanted in ("python -I -m venv gate-build",
@@ -158,7 +159,8 @@ def publish_problems(workflow: dict) -> list[str]:
 
     publish = jobs["publish"]
     if publish.get("permissions") != {"id-token": "write"}:
-        problems.append(f"publish: expected permissions {{id-token: write}} alone, found {publish.get('permissions')!r}")
+        problems.append(f"publish: expected permissions {{id-token: write}} alone, "
+                        f"found {publish.get('permissions')!r}")
     environment = publish.get("environment")
     if not isinstance(environment, dict) or environment.get("name") != "pypi":
         problems.append(f"publish: expected environment pypi, found {environment!r}")
@@ -254,9 +256,11 @@ NEAR_MISSES = {
     "build without the lock": (_script("build", 2, " --require-hashes -r gate-source/requirements-build.txt",
                                        " build"), "build: no"),
     "build with isolation": (_script("build", 2, "-m build --no-isolation", "-m build"), "build: no"),
-    "build archives the tests": (_script("build", 2, "LICENSE requirements-build.txt", "LICENSE requirements-build.txt tests"),
+    "build archives the tests": (_script("build", 2, "LICENSE requirements-build.txt",
+                                         "LICENSE requirements-build.txt tests"),
                                  "one git archive"),
-    "build archives the working tree": (_script("build", 2, 'archive --format=tar "$COMMIT"', 'archive --format=tar HEAD'),
+    "build archives the working tree": (_script("build", 2, 'archive --format=tar "$COMMIT"',
+                                                'archive --format=tar HEAD'),
                                         "one git archive"),
     "build from the checkout": (_script("build", 2, "--outdir dist gate-source", "--outdir dist \"$SOURCE\""),
                                 "build: no"),

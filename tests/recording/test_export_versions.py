@@ -18,8 +18,21 @@ from judgment_exchange.authoring.recording import Recording, RecordingRefusal, r
 from judgment_exchange.codes import REGISTRY
 
 from .exports import NAMES, run_bytes, run_json
-from .versions import (PREVIOUS, SEQUENCE, TRAIL, audit_line, b64, built, chain, checkpoint, compact, entry_line,
-                       sidecar, textual, valued)
+from .versions import (
+    PREVIOUS,
+    SEQUENCE,
+    TRAIL,
+    audit_line,
+    b64,
+    built,
+    chain,
+    checkpoint,
+    compact,
+    entry_line,
+    sidecar,
+    textual,
+    valued,
+)
 
 NAME = NAMES[0]
 RUN_ID = run_json(NAME)["run"]["id"]

@@ -15,8 +15,18 @@ import pytest
 from judgment_exchange.cli import main
 
 from ..support.catalog import CatalogBuilder, sha, stdlib_canon
-from .exports import (EXPORTS, blank_entry, copy_export, preparation_form_stdlib, profiles_bytes, run_bytes,
-                      run_json, unbind, version3_run, write_export)
+from .exports import (
+    EXPORTS,
+    blank_entry,
+    copy_export,
+    preparation_form_stdlib,
+    profiles_bytes,
+    run_bytes,
+    run_json,
+    unbind,
+    version3_run,
+    write_export,
+)
 
 NAME = "mapping-v2-unsigned-parameters"
 

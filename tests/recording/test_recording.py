@@ -6,8 +6,14 @@ import json
 
 import pytest
 
-from judgment_exchange.authoring.recording import (Recording, RecordingRefusal, default_name, read_export,
-                                                 read_profiles, valid_name)
+from judgment_exchange.authoring.recording import (
+    Recording,
+    RecordingRefusal,
+    default_name,
+    read_export,
+    read_profiles,
+    valid_name,
+)
 
 from .exports import NAMES, preparation_form_stdlib, run_bytes, run_json
 

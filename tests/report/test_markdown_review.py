@@ -129,7 +129,8 @@ def test_attack_the_review_s_headings_links_and_html_are_its_own():
     strong = [children[i + 1].content for i, c in enumerate(children) if c.type == "strong_open"]
     assert strong == ["What was checked"]  # the review's own emphasis only
     words = " ".join(c.content for c in children if c.type == "text")
-    for marker in ("evil", "octocat", "<script", "alert(", "onerror", "Forged", "forged", "#123", "@", "www", "comment"):
+    for marker in ("evil", "octocat", "<script", "alert(", "onerror", "Forged", "forged", "#123", "@", "www",
+                   "comment"):
         assert marker not in words, marker
     spans = [c.content for c in children if c.type == "code_inline"]
     for value in HOSTILE[:9] + HOSTILE[16:18]:
@@ -242,7 +243,8 @@ def test_upgrade_diff_in_markdown_keeps_every_author_value_in_code(pull_request,
     assert f"### `{OTHER}`: changed" in out and DESCRIPTION in out
     tokens = MD.parse(out)
     assert [t.type for t in tokens].count("heading_open") == 2
-    assert not [c for t in tokens if t.type == "inline" for c in t.children or [] if c.type in ("link_open", "html_inline")]
+    assert not [c for t in tokens if t.type == "inline" for c in t.children or []
+                if c.type in ("link_open", "html_inline")]
 
 
 def test_a_refused_entry_s_card_is_not_shown_and_its_refusal_is_listed_with_its_fix(pull_request, capsys):

@@ -75,7 +75,8 @@ def add_skipped_fixture(root: Path, name: str = "vendor-8") -> None:
     path = root / HTTP_DIR / "entry.json"
     entry = json.loads(path.read_bytes())
     first = entry["fixtures"][0]
-    entry["fixtures"].append({"name": name, "path": f"fixtures/{name}", "preparationDigest": first["preparationDigest"]})
+    entry["fixtures"].append({"name": name, "path": f"fixtures/{name}",
+                              "preparationDigest": first["preparationDigest"]})
     path.write_bytes(pretty(entry))
     repin(root)
 

@@ -11,8 +11,19 @@ import pytest
 
 from judgment_exchange.cli import main
 
-from .repos import (HTTP, OTHER, acknowledgement, acknowledgements, add_skipped_fixture, check, codes, commit,
-                    demo_repository, edit_readme, write_acknowledgements)
+from .repos import (
+    HTTP,
+    OTHER,
+    acknowledgement,
+    acknowledgements,
+    add_skipped_fixture,
+    check,
+    codes,
+    commit,
+    demo_repository,
+    edit_readme,
+    write_acknowledgements,
+)
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from ..support.gitrepo import GitRepo
 from ..support.paths import REPO
 from .repos import OTHER_DIR, commit, demo_repository, repin
 

@@ -29,7 +29,13 @@ from judgment_exchange.tree import WorkingTree
 
 from ..support.gitrepo import GitRepo
 from ..test_verifier_pin import (  # noqa: F401  (_environment: the same autouse fixture, one reader cache per test)
-    OPTIONS, READERS, SPEC, _environment, catalog, spec_repository, write_pin,
+    OPTIONS,
+    READERS,
+    SPEC,
+    _environment,
+    catalog,
+    spec_repository,
+    write_pin,
 )
 
 

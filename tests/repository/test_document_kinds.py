@@ -7,7 +7,6 @@ demonstration catalog; the near misses change the same documents as plain files.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest

@@ -15,8 +15,18 @@ import pytest
 from judgment_exchange.repository.pullrequest import is_gate_file, kind_of
 
 from ..support.catalog import pretty
-from .repos import (HTTP, OTHER, OTHER_DIR, acknowledgement, acknowledgements, check, codes, commit, demo_repository,
-                    edit_readme, write_acknowledgements)
+from .repos import (
+    HTTP,
+    OTHER,
+    OTHER_DIR,
+    acknowledgements,
+    check,
+    codes,
+    commit,
+    demo_repository,
+    edit_readme,
+    write_acknowledgements,
+)
 
 GATE_FILES = ["tools/refusal.py", "tests/test_gate.py", "benchmarks/run.py",
               "tools/judgment_exchange/conformance/kit/cases.json", "docs/demo-catalog/manifest.json", "docs/codes.md",

@@ -20,8 +20,18 @@ from judgment_exchange.tree import WorkingTree
 
 from ..support.catalog import pretty
 from ..support.gitrepo import GitRepo
-from .repos import HTTP, HTTP_DIR, OTHER_DIR, acknowledgement, acknowledgements, check, codes, commit, demo_repository, \
-    repin, write_acknowledgements
+from .repos import (
+    HTTP,
+    OTHER_DIR,
+    acknowledgement,
+    acknowledgements,
+    check,
+    codes,
+    commit,
+    demo_repository,
+    repin,
+    write_acknowledgements,
+)
 
 READERS = Path(__file__).parents[1] / "support" / "readers"
 SPEC = "Judgment-Pack/judgment-pack-spec/tools/dialect_verify.py"

@@ -12,9 +12,9 @@ import shutil
 
 import pytest
 
-from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.cli import main
 from judgment_exchange.consumer import upgrade_diff
+from judgment_exchange.gate.pipeline import GateOptions, check_catalog
 from judgment_exchange.tree import GitTree
 
 from ..support.catalog import CatalogBuilder

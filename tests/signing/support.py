@@ -89,7 +89,8 @@ def sshsig(key: TestKey, message: bytes, *, namespace: bytes = b"git", hash_alg:
     digest = hashlib.new(hash_alg.decode(), message).digest()
     signed = b"SSHSIG" + _s(namespace) + _s(reserved) + _s(hash_alg) + _s(digest)
     signature = _s(b"ssh-ed25519") + _s(key.private.sign(signed))
-    blob = b"SSHSIG" + (1).to_bytes(4, "big") + _s(key.blob) + _s(namespace) + _s(reserved) + _s(hash_alg) + _s(signature)
+    blob = (b"SSHSIG" + (1).to_bytes(4, "big") + _s(key.blob) + _s(namespace) + _s(reserved) + _s(hash_alg)
+            + _s(signature))
     encoded = base64.b64encode(blob)
     lines = [encoded[i:i + 70] for i in range(0, len(encoded), 70)]
     return b"-----BEGIN SSH SIGNATURE-----\n" + b"\n".join(lines) + b"\n-----END SSH SIGNATURE-----\n"

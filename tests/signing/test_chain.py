@@ -12,7 +12,8 @@ from judgment_exchange.signing import sshsig, tagobject
 from judgment_exchange.signing.chain import check_release_tag, message_digest, verify_release_tag
 from judgment_exchange.signing.signers import Signer, read_signers
 
-from .support import make_key, release_message, sshsig as make_sig, tag_payload
+from .support import make_key, release_message, tag_payload
+from .support import sshsig as make_sig
 
 COMMIT = "1" * 40
 OTHER_COMMIT = "2" * 40

@@ -17,8 +17,18 @@ from judgment_exchange.signing.chain import verify_release_tag
 from judgment_exchange.signing.signers import read_signers
 
 from ..support.gitrepo import GitRepo
-from .support import (NEEDS_GIT_SSH, git_sign_tag, git_verify_tag, make_key, manifest_digest, release_message,
-                      sshsig, tag_object_bytes, tag_payload, write_tag_object)
+from .support import (
+    NEEDS_GIT_SSH,
+    git_sign_tag,
+    git_verify_tag,
+    make_key,
+    manifest_digest,
+    release_message,
+    sshsig,
+    tag_object_bytes,
+    tag_payload,
+    write_tag_object,
+)
 
 pytestmark = NEEDS_GIT_SSH
 

@@ -14,8 +14,15 @@ from judgment_exchange.signing.chain import verify_release_tag
 from judgment_exchange.signing.signers import read_signers
 
 from ..support.gitrepo import GitRepo, git_identity
-from .support import (NEEDS_GIT_SSH, git_sign_tag, git_verify_tag, make_key, manifest_digest, release_message,
-                      tag_object_bytes)
+from .support import (
+    NEEDS_GIT_SSH,
+    git_sign_tag,
+    git_verify_tag,
+    make_key,
+    manifest_digest,
+    release_message,
+    tag_object_bytes,
+)
 
 pytestmark = NEEDS_GIT_SSH
 

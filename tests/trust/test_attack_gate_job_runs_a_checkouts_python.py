@@ -1,8 +1,8 @@
 """Issue #24 item 3(b), the dynamic test: the install, fetch and gate steps of gate.yml's gate job, taken from
 the YAML as it stands — the job's steps and, through them, the steps of the gate's action read from the base
 commit's own checkout (`./base/.github/actions/gate`, issue #33 item 2; its inputs and every expression
-substituted, GITHUB_ACTION_PATH the action's folder in base/, nothing else changed) — and run in a layout like the runner's,
-against a base that holds root `pip/`, `json/`, `subprocess.py`, `judgment_exchange/`, `pytest.ini` with a
+substituted, GITHUB_ACTION_PATH the action's folder in base/, nothing else changed) — and run in a layout like the
+runner's, against a base that holds root `pip/`, `json/`, `subprocess.py`, `judgment_exchange/`, `pytest.ini` with a
 `-p` plugin, `conftest.py` and `sitecustomize.py`, each writing a marker when Python imports or runs it.
 No marker is written, and a pull request with an AWS key is still refused.
 

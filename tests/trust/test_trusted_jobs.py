@@ -136,7 +136,8 @@ def test_the_checker_refuses_another_shell_an_expression_in_a_run_and_a_build_wi
     assert "an expression inside its run" in _problems(GOOD + "      - run: echo ${{ github.head_ref }}\n")[0]
     build = "gate/bin/python -I -m build --no-isolation --outdir dist src"
     assert _problems(GOOD.replace("python -I -m venv gate", "python -I -m venv gate\n          " + build)) == []
-    assert "build isolation" in _problems(GOOD.replace("python -I -m venv gate", build.replace(" --no-isolation", "")))[0]
+    isolated = build.replace(" --no-isolation", "")
+    assert "build isolation" in _problems(GOOD.replace("python -I -m venv gate", isolated))[0]
 
 
 def test_only_publish_yml_s_jobs_may_carry_and_publish_the_package():
@@ -239,12 +240,14 @@ def _action_copy(tmp_path: Path, old: str, new: str) -> Path:
     ("      id: install\n      shell: bash\n", "      id: install\n", "with the shell None"),
     ("      id: install\n      shell: bash\n", "      id: install\n      shell: python\n", "with the shell python"),
     ("      id: install\n      shell: bash\n      working-directory: ${{ runner.temp }}\n",
-     "      id: install\n      shell: bash\n      working-directory: ${{ github.action_path }}\n", "the action's folder"),
+     "      id: install\n      shell: bash\n      working-directory: ${{ github.action_path }}\n",
+     "the action's folder"),
     ("      id: install\n      shell: bash\n      working-directory: ${{ runner.temp }}\n",
      "      id: install\n      shell: bash\n      working-directory: ${{ github.workspace }}/${{ inputs.catalog }}\n",
      "is a checkout"),
     ("    - name: Fetch the pinned verifier\n",
-     "    - uses: ./base/.github/actions/other\n    - name: Fetch the pinned verifier\n", "an action inside the action"),
+     "    - uses: ./base/.github/actions/other\n    - name: Fetch the pinned verifier\n",
+     "an action inside the action"),
     ("CATALOG: ${{ github.workspace }}/${{ inputs.catalog }}", "CATALOG: ${{ inputs.catalogue }}", "does not declare"),
 ])
 def test_every_step_of_the_action_is_held_to_the_trusted_job_rules(tmp_path, old, new, reason):

@@ -76,7 +76,8 @@ def test_near_miss_zizmor_finds_an_input_expanded_in_the_actions_run(tmp_path):
     old = 'signoff --catalog "$CATALOG" --base "$BASE"'
     assert old in text
     (tmp_path / "gate").mkdir()
-    (tmp_path / "gate" / "action.yml").write_text(text.replace(old, 'signoff --catalog "$CATALOG" --base "${{ inputs.base }}"'))
+    (tmp_path / "gate" / "action.yml").write_text(
+        text.replace(old, 'signoff --catalog "$CATALOG" --base "${{ inputs.base }}"'))
     status, findings = _findings(tmp_path)
     assert status != 0 and "template-injection" in {f["ident"] for f in findings}, _shown(findings)
 

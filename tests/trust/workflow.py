@@ -273,7 +273,8 @@ def action_steps(action: Action, step: dict) -> tuple[list[dict], list[str]]:
     `with:`, else the action's default); each step dict also holds `_action` (its folder) and `_uses`. And
     why the inputs are wrong: an input the action does not declare, a required one missing."""
     declared = action.metadata.get("inputs") or {}
-    given = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in (step.get("with") or {}).items()}
+    given = {k: ("true" if v is True else "false" if v is False else str(v))
+             for k, v in (step.get("with") or {}).items()}
     problems = [f"gives the input {k}, which the action does not declare" for k in given if k not in declared]
     inputs = {}
     for name, spec in declared.items():

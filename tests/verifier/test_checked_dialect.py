@@ -21,7 +21,14 @@ from judgment_exchange import dialect as dialect_form
 from judgment_exchange.canon import canon
 from judgment_exchange.jsonstrict import parse
 from judgment_exchange.verifier import Documents, check_readable, report_bytes, verify
-from judgment_exchange.verifier.verify import MAX_BINDING, MAX_DIALECT, MAX_INPUTS, MAX_PREPARATION, MAX_PROFILES, MAX_RECORD
+from judgment_exchange.verifier.verify import (
+    MAX_BINDING,
+    MAX_DIALECT,
+    MAX_INPUTS,
+    MAX_PREPARATION,
+    MAX_PROFILES,
+    MAX_RECORD,
+)
 
 from .test_cases import CASES, NAMES, documents
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from judgment_exchange.canon import CanonError, canon
-from judgment_exchange.jsonstrict import Bounds, loads
 from judgment_exchange.dialect.rule import check_rule
 from judgment_exchange.dialect.shapes import Malformed
+from judgment_exchange.jsonstrict import Bounds, loads
 from judgment_exchange.verifier.rule import ReadFailed, evaluate
 from judgment_exchange.verifier.values import instant
 
@@ -33,7 +33,8 @@ def _form_refusal(rule, params):
         types = {name: "integer" if not isinstance(v, str) else "timestamp" if instant(v) is not None else "string"
                  for name, v in params.items()}
         rule = {**rule, "parameters": types}
-    scope = dict(rule.get("parameters", {})) if isinstance(rule, dict) and isinstance(rule.get("parameters"), dict) else {}
+    scope = (dict(rule.get("parameters", {}))
+             if isinstance(rule, dict) and isinstance(rule.get("parameters"), dict) else {})
     try:
         canon(rule)  # a dialect outside the canon domain is refused whole (§2)
         check_rule(rule, "/rule", scope)
@@ -56,7 +57,8 @@ def test_vector(name):
         rule = _load(rule.rsplit("/", 1)[-1])
     refused = _form_refusal(rule, vector.get("params", {}))
     if vector.get("reject") is True:
-        assert refused is not None or isinstance(evaluate(rule, vector["artifact"], vector.get("params", {})), ReadFailed)
+        assert refused is not None or isinstance(evaluate(rule, vector["artifact"], vector.get("params", {})),
+                                                 ReadFailed)
         return
     assert refused is None, refused
     claim = evaluate(rule, vector["artifact"], vector.get("params", {}))

@@ -122,7 +122,8 @@ def edited_fixture(tmp_path):
     return entry / "fixtures" / "vendor-7"
 
 
-POINTER = "first differs at /lineage/0/reason: recorded <a string of 14 characters>, recomputed <a string of 15 characters>"
+POINTER = ("first differs at /lineage/0/reason: recorded <a string of 14 characters>, "
+           "recomputed <a string of 15 characters>")
 
 
 def test_preparation_differs_names_the_first_differing_member(edited_fixture):

@@ -112,8 +112,8 @@ def test_research_responses_complete_one_before_the_next():
 
 def test_profile_mismatch_precedes_the_case_and_every_source():
     """§11: findings end "at the first of these findings, in this order": 1. profile-mismatch, the sources taken in
-    their order; 2. for the case: parameter-invalid. A wrong case parameter beside a changed profile is profile-mismatch;
-    a missing acquisition of the first source beside the same change is too."""
+    their order; 2. for the case: parameter-invalid. A wrong case parameter beside a changed profile is
+    profile-mismatch; a missing acquisition of the first source beside the same change is too."""
     from judgment_exchange.canon import canon
 
     _, _, files = base_files()

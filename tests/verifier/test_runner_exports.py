@@ -93,7 +93,8 @@ def test_worked_values_of_unsigned_parameters():
     result, _ = prepare(documents(data))
     outcome = {o["name"]: o for o in result.preparation["outcomes"]}
     assert canon(outcome["vendor"]["arguments"]) == canon(request)
-    assert result.preparation["mappingDigest"] == "sha256:c066f59a34467c5cd5e254380938a3544e5615e067b93a9a7bb4f409bd200cc9"
+    assert result.preparation["mappingDigest"] == (
+        "sha256:c066f59a34467c5cd5e254380938a3544e5615e067b93a9a7bb4f409bd200cc9")
 
 
 def test_worked_values_of_before_calculators():
@@ -178,7 +179,8 @@ def _reauthored(shape) -> tuple[dict, dict, dict | None]:
         if shape == "unbound":
             profiles = {}
             for source in mapping["sources"]:
-                profiles[source["name"]] = {"profile": source.pop("profile"), "profileDigest": source.pop("profileDigest")}
+                profiles[source["name"]] = {"profile": source.pop("profile"),
+                                            "profileDigest": source.pop("profileDigest")}
                 source.update({"platform": "postgres", "operation": f"read-{source['name']}", "shape": "mcp",
                                "record": "dbhub"})
             binding = {"dialect": _stdlib_digest(mapping), "sources": profiles}

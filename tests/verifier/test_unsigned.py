@@ -75,7 +75,8 @@ def test_hand_worked_unsigned_parameters():
         {"source": "s2", "parameters": [{"name": "prev", "kind": "upstream"}], "targets": 1},
         {"source": "s3", "parameters": [{"name": "runAt", "kind": "runAt"}], "targets": 1},
         {"source": "s4", "parameters": [{"name": "p3", "kind": "upstream-runAt"}], "targets": 1},
-        {"source": "s5", "parameters": [{"name": "p1", "kind": "upstream"}, {"name": "vendorId", "kind": "ambiguous-text"}],
+        {"source": "s5",
+         "parameters": [{"name": "p1", "kind": "upstream"}, {"name": "vendorId", "kind": "ambiguous-text"}],
          "targets": 1},
     ]
     assert answer.unsigned_freshness == {
