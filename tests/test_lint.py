@@ -43,6 +43,15 @@ def test_ruff_check_passes(tmp_path):
     assert done.returncode == 0, _shown(done)
 
 
+def test_ruff_reads_the_package_the_benchmarks_and_the_tests(tmp_path):
+    """A bare `ruff check` lints tools/, benchmarks/ and tests/, but not tests/cases/ (data: a case's planted .py)."""
+    done = _run([_tool("ruff"), "check", "--show-files"], tmp_path)
+    files = {Path(line).resolve().relative_to(REPO).as_posix() for line in done.stdout.splitlines() if line.strip()}
+    assert {"tools/judgment_exchange/gate/pipeline.py", "benchmarks/run.py", "tests/test_lint.py",
+            "tests/support/simulator.py"} <= files, _shown(done)
+    assert not any(name.startswith("tests/cases/") for name in files), _shown(done)
+
+
 def test_ruff_refuses_a_near_miss(tmp_path):
     """The project's configuration, on a planted file: an unused import, a line of 121 characters, a mutable
     default (bugbear) and imports out of order are each found."""
