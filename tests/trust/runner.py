@@ -128,3 +128,16 @@ def clone_at(origin: Path, layout: Layout, path: str, ref: str) -> Path:
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(origin), str(target)], check=True, capture_output=True)
     subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", ref], check=True, capture_output=True)
     return target
+
+
+def pull_request_origin(work: Path, base: str) -> tuple[Path, str]:
+    """GitHub's side of a pull request, as far as the jobs fetch it: a bare `origin.git` beside `work`, its main
+    at `base`, the pull request's head (`work`'s HEAD) at refs/pull/1/head and fetchable by id; (origin, head)."""
+    head = subprocess.run(["git", "-C", str(work), "rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    origin = work.parent / "origin.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(origin)], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(origin), "update-ref", "refs/pull/1/head", head], check=True)
+    subprocess.run(["git", "-C", str(origin), "branch", "-q", "-f", "main", base], check=True)
+    subprocess.run(["git", "-C", str(origin), "config", "uploadpack.allowAnySHA1InWant", "true"], check=True)
+    return origin, head

@@ -19,7 +19,7 @@ import pytest
 from ..support.demo import ROOT as DEMO
 from ..support.gitrepo import GitRepo
 from ..support.paths import REPO
-from .runner import Layout, clone_at, install_gate_under_test, job_steps, run_steps
+from .runner import Layout, clone_at, install_gate_under_test, job_steps, pull_request_origin, run_steps
 from .workflow import load
 
 ENTRIES = ("gateway/fx-exposure", "gateway/ticket-status")
@@ -45,12 +45,7 @@ def two_entries(tmp_path_factory):
 
     assert main(["fix", "--catalog", str(work)]) == 0
     git.git("commit", "-q", "-am", "Two entries\n\nSigned-off-by: History Test <history-test@example.invalid>")
-    head = git.git("rev-parse", "HEAD")
-    origin = tmp / "origin.git"
-    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(origin)], check=True, capture_output=True)
-    subprocess.run(["git", "-C", str(origin), "update-ref", "refs/pull/1/head", head], check=True)
-    subprocess.run(["git", "-C", str(origin), "branch", "-q", "-f", "main", base], check=True)
-    subprocess.run(["git", "-C", str(origin), "config", "uploadpack.allowAnySHA1InWant", "true"], check=True)
+    origin, head = pull_request_origin(work, base)
     return origin, base, head
 
 

@@ -25,7 +25,7 @@ import pytest
 from ..support.demo import ROOT as DEMO
 from ..support.gitrepo import GitRepo
 from ..support.paths import REPO
-from .runner import Layout, clone_at, job_steps, run_steps
+from .runner import Layout, clone_at, job_steps, pull_request_origin, run_steps
 from .workflow import load
 
 KEY = "AKIA" + "Q3ZT7XN2LW8VB4MK"  # an AWS access key id's shape, planted here (never a real key)
@@ -73,12 +73,7 @@ def _base_and_head(tmp: Path, markers: Path) -> tuple[Path, str, str]:
 
     assert main(["fix", "--catalog", str(work)]) == 0  # the contributor re-pins, as CONTRIBUTING.md says
     git.git("commit", "-q", "-am", "Add a key\n\nSigned-off-by: History Test <history-test@example.invalid>")
-    head = git.git("rev-parse", "HEAD")
-    origin = tmp / "origin.git"
-    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(origin)], check=True, capture_output=True)
-    subprocess.run(["git", "-C", str(origin), "update-ref", "refs/pull/1/head", head], check=True)
-    subprocess.run(["git", "-C", str(origin), "branch", "-q", "-f", "main", base], check=True)
-    subprocess.run(["git", "-C", str(origin), "config", "uploadpack.allowAnySHA1InWant", "true"], check=True)
+    origin, head = pull_request_origin(work, base)
     return origin, base, head
 
 
