@@ -58,3 +58,13 @@ def upstream_and_clone(tmp: Path, files: dict[str, bytes]) -> tuple[Path, Path]:
     clone = tmp / "clone"
     git(tmp, "clone", "-q", str(upstream), str(clone))
     return upstream, clone
+
+
+def fork_of(tmp: Path, seed: Path, work: str) -> tuple[Path, Path]:
+    """The forge's side of the walkthrough's "Once" block: `seed` as a bare upstream, a bare fork of it, and the
+    contributor's clone of the fork at tmp/`work` (no `upstream` remote yet): (upstream, work)."""
+    upstream, fork, clone = tmp / "upstream.git", tmp / "fork.git", tmp / work
+    git(tmp, "clone", "-q", "--bare", str(seed), str(upstream))
+    git(tmp, "clone", "-q", "--bare", str(upstream), str(fork))
+    git(tmp, "clone", "-q", str(fork), str(clone))
+    return upstream, clone

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .repos import git
+from .repos import fork_of, git
 from .test_walkthrough import FIRST, VALUES, _run, run_walkthrough
 
 OTHER = "entries/acme/other"
@@ -75,10 +75,7 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
     (seed / "releases.json").write_bytes(b"[]\n")
     git(seed, "add", "-A")
     git(seed, "commit", "-q", "-s", "-m", "The catalog")
-    upstream, fork, work = tmp_path / "upstream.git", tmp_path / "fork.git", tmp_path / "judgment-pack-exchange"
-    git(tmp_path, "clone", "-q", "--bare", str(seed), str(upstream))
-    git(tmp_path, "clone", "-q", "--bare", str(upstream), str(fork))
-    git(tmp_path, "clone", "-q", str(fork), str(work))
+    upstream, work = fork_of(tmp_path, seed, "judgment-pack-exchange")
     _release_twice(tmp_path, upstream)
     git(work, "remote", "add", "upstream", str(upstream))
     git(work, "fetch", "-q", "upstream", "--tags")

@@ -25,7 +25,7 @@ import pytest
 from judgment_exchange.codes import REGISTRY
 
 from ..support.paths import REPO, VECTORS
-from .repos import git, git_env
+from .repos import fork_of, git, git_env
 
 DOC = REPO / "CONTRIBUTING.md"
 EXPORTS = VECTORS / "runner-exports"
@@ -201,10 +201,7 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
     (seed / "manifest.json").write_bytes(b"[]\n")
     git(seed, "add", "-A")
     git(seed, "commit", "-q", "-s", "-m", "The catalog")
-    upstream, fork, work = tmp_path / "upstream.git", tmp_path / "fork.git", tmp_path / "judgment-pack-exchange"
-    git(tmp_path, "clone", "-q", "--bare", str(seed), str(upstream))
-    git(tmp_path, "clone", "-q", "--bare", str(upstream), str(fork))
-    git(tmp_path, "clone", "-q", str(fork), str(work))
+    upstream, work = fork_of(tmp_path, seed, "judgment-pack-exchange")
     git(work, "remote", "add", "upstream", str(upstream))
     git(work, "fetch", "-q", "upstream", "--tags")
     return upstream, work

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ..contributing.repos import git, git_env
+from ..contributing.repos import fork_of, git, git_env
 from ..contributing.test_walkthrough import EDITS, FIRST, walkthrough
 from .support import REF
 
@@ -30,10 +30,7 @@ def test_the_new_catalogs_walkthrough_runs_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     git(seed, "add", "-A")
     git(seed, "commit", "-q", "-s", "-m", "A new catalog")
-    upstream, fork, work = tmp_path / "upstream.git", tmp_path / "fork.git", tmp_path / "work"
-    git(tmp_path, "clone", "-q", "--bare", str(seed), str(upstream))
-    git(tmp_path, "clone", "-q", "--bare", str(upstream), str(fork))
-    git(tmp_path, "clone", "-q", str(fork), str(work))
+    upstream, work = fork_of(tmp_path, seed, "work")
     git(work, "remote", "add", "upstream", str(upstream))   # the "Once" block, with local remotes
 
     steps = walkthrough((work / "CONTRIBUTING.md").read_text(encoding="utf-8"))
@@ -55,4 +52,4 @@ def test_the_new_catalogs_walkthrough_runs_end_to_end(tmp_path):
     for argv in (("check", "--base", "auto"), ("signoff", "--base", "auto")):
         done = _exchange(work, *argv)
         assert done.returncode == 0 and "result: pass" in done.stdout, done.stdout + done.stderr
-    assert git(fork, "rev-parse", "refs/heads/add-acme-vendors")  # pushed to the contributor's fork
+    assert git(tmp_path / "fork.git", "rev-parse", "refs/heads/add-acme-vendors")  # pushed to the contributor's fork
