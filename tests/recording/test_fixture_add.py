@@ -19,6 +19,7 @@ from .exports import (
     EXPORTS,
     blank_entry,
     copy_export,
+    http_run,
     preparation_form_stdlib,
     profiles_bytes,
     run_bytes,
@@ -340,13 +341,7 @@ def test_audit_record_beside_the_export(capsys, catalog, tmp_path, which, expect
 # --- a fixture the verifier does not read: written, reported as the gate reports it ---
 
 def test_kind_unread_fixture_is_written_and_reported(capsys, tmp_path):
-    value = run_json(NAME)
-    mapping = value["run"]["input"]["source"]["mapping"]
-    doc = {"version": 3, "case": mapping["case"], "sources": [{
-        "name": "vendor", "kind": "http", "profile": "vendors", "profileDigest": mapping["sources"][0]["profileDigest"],
-        "maxAge": 300, "method": "GET", "path": {"$text": "/vendors/{{vendorId}}"},
-        "read": mapping["sources"][0]["read"]}]}
-    value["run"]["input"]["source"].update(mapping=doc, mappingDigest=sha(stdlib_canon(doc)))
+    value, doc = http_run(NAME)
     builder = CatalogBuilder(tmp_path / "catalog")
     blank_entry(builder, "acme.http", doc, 3)
     entry = builder.root / "entries/acme/http"

@@ -12,7 +12,7 @@ from judgment_exchange.catalog import placeholders
 from judgment_exchange.cli import main
 
 from ..support.catalog import CatalogBuilder, sha, stdlib_canon
-from .exports import EXPORTS, NAMES, preparation_form_stdlib, run_json, write_export
+from .exports import EXPORTS, NAMES, http_run, preparation_form_stdlib, run_json, write_export
 
 
 def run(capsys, *argv):
@@ -157,15 +157,7 @@ def test_from_run_a_reading_of_another_digest_writes_nothing(capsys, tmp_path, m
 def test_from_run_a_kind_unread_recording_is_written(capsys, tmp_path):
     """A run under a dialect whose source kind the verifier does not read (http) is a skip, as the gate reports it
     (codes/verifier.py `read_answer`; tests/test_rule_homes.py): the entry is written and the command says so."""
-    from ..support.catalog import sha
-
-    value = run_json(NAMES[0])
-    mapping = value["run"]["input"]["source"]["mapping"]
-    doc = {"version": 3, "case": mapping["case"], "sources": [{
-        "name": "vendor", "kind": "http", "profile": "vendors", "profileDigest": mapping["sources"][0]["profileDigest"],
-        "maxAge": 300, "method": "GET", "path": {"$text": "/vendors/{{vendorId}}"},
-        "read": mapping["sources"][0]["read"]}]}
-    value["run"]["input"]["source"].update(mapping=doc, mappingDigest=sha(stdlib_canon(doc)))
+    value, _ = http_run(NAMES[0])
     export = write_export(tmp_path / "export", value, (EXPORTS / NAMES[0] / "profiles.json").read_bytes())
     builder = CatalogBuilder(tmp_path / "catalog")
     code, out, err = run(capsys, "new", "acme.http", "--from-run", export, "--catalog", builder.root)
