@@ -64,7 +64,7 @@ PLANTS = {
         "catalog/grammar.py", "from ..gate import pipeline as _planted  # planted\n",
         "judgment_exchange.catalog.grammar"),
     "an upward import inside a function": (
-        "jsonstrict.py", "\n\ndef _planted():\n    from .quoting import clear_report\n    return clear_report\n",
+        "jsonstrict.py", "\n\ndef _planted():\n    from .quoting import cleared\n    return cleared\n",
         "judgment_exchange.jsonstrict"),
     "a type-only upward import": (
         "tree.py", "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .cli import main\n",

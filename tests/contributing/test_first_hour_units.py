@@ -13,7 +13,7 @@ import pytest
 
 from judgment_exchange.catalog.directory import EntryCheck, FixtureCheck
 from judgment_exchange.gate.replay import edited_refusal
-from judgment_exchange.quoting import Withheld, clear_report, redact, withheld, withheld_position
+from judgment_exchange.quoting import Withheld, cleared, redact, withheld, withheld_position
 from judgment_exchange.refusal import Refusal, Report
 from judgment_exchange.repository.recorded import History, Recording
 
@@ -165,9 +165,7 @@ def test_an_unsafe_fixture_path_gets_what_to_inspect_not_a_command(tmp_path):
 # --- stray names (issue #26 item 3) ------------------------------------------------------------------------
 
 def _cleared(*refusals: Refusal) -> list[Refusal]:
-    report = Report(refusals=list(refusals))
-    clear_report(report)
-    return report.refusals
+    return cleared(Report(refusals=list(refusals))).refusals
 
 
 @pytest.mark.parametrize("name", ["notes.txt", ".DS_Store", "Thumbs.db", "run.json", "my_notes-2.md"])
@@ -190,7 +188,7 @@ def test_near_miss_a_name_outside_the_grammar_or_flagged_by_the_scan_is_withheld
 
 def test_near_miss_the_entry_s_own_path_keeps_its_grammar():
     """Publisher and name are the entry's id: the display grammar never widens them (an uppercase publisher is
-    still withheld), and without the scan's clearance (a report not gathered by clear_report) nothing is shown."""
+    still withheld), and without the scan's clearance (a report not gathered by cleared) nothing is shown."""
     [upper] = _cleared(Refusal("entry-id-path", "entries/Acme/vendors/entry.json", "rename it"))
     assert upper.path == "entries"
     assert redact(Refusal("entry-file-unexpected", "entries/acme/vendors/notes.txt", "x"), Withheld()).path \

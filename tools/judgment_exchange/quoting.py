@@ -13,7 +13,7 @@ the grammar its position has (the catalog layout below); from the first one that
 is cut to its nearest safe parent and the rest is described by length.
 
 Grammar and scan (issue #16 item 4): a grammar can be fitted by a credential (a Slack token in lower
-case is a fixture name), so a report shows a name only once the scan has cleared it too. `clear_report`
+case is a fixture name), so a report shows a name only once the scan has cleared it too. `cleared`
 gathers every name a report would show — each author-chosen component of a refusal's path, every entry
 id and fixture name — and runs the scan's name check over them once (`flagged_names`, the scan's own
 `scan_names`), and the scan's named shapes over every text it would show (details, notes, skips,
@@ -402,7 +402,7 @@ def _refusal_names(refusals: Iterable[Refusal]) -> list[str]:
 
 
 def clear_refusals(refusals: Iterable[Refusal]) -> list[Refusal]:
-    """Refusals printed outside a report (exchange fix's blockers) cleared as `clear_report` clears a
+    """Refusals printed outside a report (exchange fix's blockers) cleared as `cleared` clears a
     report's: a path, entry or detail is shown only when its grammar and
     the scan cleared it (docs/reports.md)."""
     refusals = list(refusals)
@@ -466,13 +466,6 @@ def cleared(report: Report) -> Report:
 
 CLEARED = ("refusals", "warnings", "skipped", "replays", "checked", "touched", "notes", "gate_review", "reader")
 """The report's fields `cleared` may change."""
-
-
-def clear_report(report: Report) -> None:
-    """`report` cleared in place (`cleared`), for a caller that gathers a Report of its own (consumer/check.py)."""
-    shown = cleared(report)
-    for name in CLEARED:
-        setattr(report, name, getattr(shown, name))
 
 
 _INDEX = re.compile(r"0|[1-9][0-9]*")

@@ -39,7 +39,7 @@ from ..codes.repository import SKIPS_MALFORMED
 from ..gate.pipeline import CatalogUnreadable, GateOptions, check_catalog
 from ..gitfail import command_reason
 from ..history.upgrade import changed_without_note
-from ..quoting import clear_report
+from ..quoting import cleared
 from ..refusal import Refusal, Report
 from ..tree import GitTree, TooLarge, TreeError, id_order
 from .lock import FULL_COMMIT, Lock, Withdrawn, normal_location, without_credentials
@@ -471,11 +471,7 @@ def check_open(repo: Repo, location: str, tag: str, *, entries: list[str] | None
     if lock is not None:
         hold_withdrawn(repo, commit, lock, forget, result.report)
     if lock is not None and result.report.passed and commit != lock.commit:
-        refusals, notes = unnoted_change_refusals(repo, commit, lock, approved)
-        added = Report(refusals=refusals, notes=notes)
-        clear_report(added)  # after the gate's own last step: shown only where grammar and scan clear it
-        result.report.refusals.extend(added.refusals)
-        result.report.notes.extend(added.notes)
+        _add_cleared(result.report, *unnoted_change_refusals(repo, commit, lock, approved))
     if result.report.passed:
         result.state = state_of(repo, location, tag, commit, result.report.checked, lock, forget)
         if signed.signers:  # a lock holding signers: version 3 (consumer/lock.py)
@@ -494,10 +490,15 @@ def hold_withdrawn(repo: Repo, commit: str, lock: Lock, forget: frozenset[str], 
               "nor holds its artifact pair" for i in sorted(forget) if i in lock.withdrawn]
     if refusals or notes:
         report.checks.append("the lock's withdrawn entries")
-        added = Report(refusals=refusals, notes=notes)
-        clear_report(added)
-        report.refusals.extend(added.refusals)
-        report.notes.extend(added.notes)
+        _add_cleared(report, refusals, notes)
+
+
+def _add_cleared(report: Report, refusals: list[Refusal], notes: list[str]) -> None:
+    """What the consumer found after the gate's own last step, added to its report as the gate shows its own:
+    a name only where its grammar and the scan clear it (`quoting.cleared`)."""
+    added = cleared(Report(refusals=refusals, notes=notes))
+    report.refusals.extend(added.refusals)
+    report.notes.extend(added.notes)
 
 
 def release_check(location: str, tag: str, *, entries: list[str] | None = None, history: int | None = MAX_HISTORY,

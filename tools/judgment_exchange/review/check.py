@@ -3,7 +3,7 @@ a review a maintainer reads in one screen — the result, what was checked, each
 skipped fixtures and warnings, and for each entry the change adds or changes (`--base`), whether it is new
 or changed against the base and its card.
 
-Everything shown comes from the gate's report after its last step (`quoting.clear_report`: a name only
+Everything shown comes from the gate's report after its last step (`quoting.cleared`: a name only
 where its grammar and the scan cleared it) or from an entry's card (`browse/card.py`: each value held to
 its grammar, free text to the scan), and every such value is written by `markdown.code` — never as
 Markdown. A card is shown only for an entry the report refuses nothing of and whose entry.json is the
